@@ -1,0 +1,122 @@
+"""Sphinx extension that makes the course site work offline and without a kernel.
+
+* Before any notebook runs, sets ``ROPE_VIZ_SITE=1`` so that :func:`rope_viz.display.show` emits kernel-free
+  figures (the kernel inherits the build's environment).
+* Re-executes every notebook when the source of ``rope_viz`` changed since the last build (Sphinx alone would
+  only re-read the notebooks whose own text changed, and show numbers from the old package).
+* Serves plotly.js (copied from the installed ``plotly`` package, so versions always match) and the figure
+  script once per page, and only on pages that contain a figure.
+* Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution) instead of a CDN.
+* Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
+
+Vendored files are copied into ``_static/rope_viz`` and ``_static/mathjax`` when the build finishes; they are
+deliberately not on ``html_static_path``, where Jupyter Book would link every script on every page.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from rope_viz.display import SITE_ENVIRONMENT_VARIABLE
+
+STATIC_DIRECTORY = Path(__file__).parent / "static"
+FIGURE_MARKER = 'class="rope-viz-demo"'
+ASSET_FOLDER = "rope_viz"
+MATHJAX_PATH = "mathjax/tex-chtml.js"
+
+
+def plotly_js_path() -> Path:
+    """The ``plotly.min.js`` bundled with the installed plotly package."""
+    import plotly
+
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.is_file():
+        raise FileNotFoundError(f"plotly.min.js not found at {path}; reinstall plotly")
+    return path
+
+
+def mathjax_directory() -> Path:
+    """MathJax 3 files shipped by the ``sphinx-mathjax-offline`` distribution."""
+    distribution = importlib.metadata.distribution("sphinx-mathjax-offline")
+    path = Path(distribution.locate_file("sphinx-mathjax-offline/static/mathjax"))
+    if not (path / "tex-chtml.js").is_file():
+        raise FileNotFoundError(f"MathJax not found at {path}; reinstall sphinx-mathjax-offline")
+    return path
+
+
+def package_fingerprint() -> str:
+    """Hash of every source file of ``rope_viz``: when it changes, every notebook must run again."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    root = Path(__file__).parents[1]
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix in {".py", ".js", ".css", ".json"}:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _on_env_get_outdated(app: Any, env: Any, added: set, changed: set, removed: set) -> list[str]:
+    """Re-read (and so re-execute) every notebook when the package that computes their numbers changed."""
+    fingerprint = package_fingerprint()
+    if getattr(env, "rope_viz_fingerprint", None) == fingerprint:
+        return []
+    env.rope_viz_fingerprint = fingerprint
+    return [name for name in env.found_docs if str(env.doc2path(name)).endswith(".ipynb")]
+
+
+def _on_config_inited(app: Any, config: Any) -> None:
+    os.environ[SITE_ENVIRONMENT_VARIABLE] = "1"
+    config.mathjax_path = MATHJAX_PATH
+
+
+def _on_html_page_context(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    body = context.get("body", "")
+    if FIGURE_MARKER in body:
+        app.add_js_file(f"{ASSET_FOLDER}/plotly.min.js", priority=600, loading_method="defer")
+        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-figures.js", priority=601, loading_method="defer")
+        app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
+    _drop_duplicate_inline_scripts(context)
+
+
+def _drop_duplicate_inline_scripts(context: dict) -> None:
+    """Keep the first of identical inline scripts (sphinx-thebe adds its configuration twice)."""
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen: set[str] = set()
+    kept = []
+    for script in scripts:
+        body = getattr(script, "attributes", {}).get("body")
+        if body:
+            if body in seen:
+                continue
+            seen.add(body)
+        kept.append(script)
+    scripts[:] = kept
+
+
+def _on_build_finished(app: Any, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    static = Path(app.outdir) / "_static"
+    assets = static / ASSET_FOLDER
+    assets.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(plotly_js_path(), assets / "plotly.min.js")
+    for name in ("rope-viz-figures.js", "rope-viz-figures.css"):
+        shutil.copy2(STATIC_DIRECTORY / name, assets / name)
+    shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the extension's event handlers."""
+    app.connect("config-inited", _on_config_inited)
+    app.connect("env-get-outdated", _on_env_get_outdated)
+    app.connect("html-page-context", _on_html_page_context)
+    app.connect("build-finished", _on_build_finished)
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}

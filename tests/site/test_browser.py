@@ -1,0 +1,172 @@
+"""Every page of the built site in Debian's chromium: no errors, no request off 127.0.0.1, math rendered,
+every figure drawn, and every slider changes what is plotted. Saves a screenshot of each page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.site.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+# Console messages that are not errors of this site (none known today; add with a reason if ever needed).
+IGNORED_CONSOLE_ERRORS: tuple[str, ...] = ()
+
+
+def _relative_pages(built_site) -> list[str]:
+    return [str(page.relative_to(built_site.html)) for page in built_site.pages()]
+
+
+@pytest.fixture
+def open_page(browser, site_url):
+    """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected."""
+    contexts = []
+
+    def _open(relative: str, color_scheme: str = "light"):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
+        contexts.append(context)
+        page = context.new_page()
+        problems: list[str] = []
+        blocked: list[str] = []
+
+        def route(route_request):
+            url = route_request.request.url
+            if url.startswith(site_url + "/") or url == site_url:
+                route_request.continue_()
+            elif url.startswith("data:") or url.startswith("blob:"):
+                route_request.continue_()
+            else:
+                blocked.append(url)
+                route_request.abort()
+
+        page.route("**/*", route)
+        page.on(
+            "console",
+            lambda message: (
+                problems.append(f"console.{message.type}: {message.text}")
+                if message.type == "error"
+                and not any(text in message.text for text in IGNORED_CONSOLE_ERRORS)
+                else None
+            ),
+        )
+        page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
+        page.goto(f"{site_url}/{relative}", wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        return page, problems, blocked
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def _wait_for_math(page) -> None:
+    page.wait_for_function(
+        "() => !document.querySelector('.math') || (window.MathJax && MathJax.startup && "
+        "MathJax.startup.promise && document.querySelector('mjx-container'))",
+        timeout=15_000,
+    )
+    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+
+
+def _wait_for_figures(page) -> int:
+    count = page.locator("figure.rope-viz-demo").count()
+    if count:
+        page.wait_for_function(
+            "n => document.querySelectorAll('figure.rope-viz-demo[data-ready=true]').length === n",
+            arg=count,
+            timeout=15_000,
+        )
+    return count
+
+
+def _plotted_data(page, figure_index: int) -> str:
+    return page.evaluate(
+        """i => {
+            const plot = document.querySelectorAll('figure.rope-viz-demo .rope-viz-plot')[i];
+            return JSON.stringify(plot.data.map(t => [t.x, t.y, t.r, t.theta, t.z]));
+        }""",
+        figure_index,
+    )
+
+
+def test_site_has_pages(built_site):
+    pages = _relative_pages(built_site)
+    assert len(pages) >= 5
+    assert "search.html" in pages
+
+
+def test_every_page_loads_cleanly_offline_and_renders_its_math(built_site, open_page):
+    ARTIFACTS.mkdir(exist_ok=True)
+    report = {}
+    for relative in _relative_pages(built_site):
+        page, problems, blocked = open_page(relative)
+        _wait_for_math(page)
+        figures = _wait_for_figures(page)
+        has_math = page.locator(".math").count() > 0
+        rendered = page.locator("mjx-container").count()
+        math_errors = page.locator("mjx-merror").count()
+        shot = ARTIFACTS / "screenshots" / (relative.replace("/", "__").removesuffix(".html") + ".png")
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True)
+        report[relative] = {"problems": problems, "blocked": blocked, "figures": figures, "math": rendered}
+        assert problems == [], f"{relative}: {problems}"
+        assert blocked == [], f"{relative} requested other hosts: {blocked}"
+        if has_math:
+            assert rendered > 0, f"{relative}: math present but MathJax rendered nothing"
+        assert math_errors == 0, f"{relative}: {math_errors} MathJax errors"
+        assert page.locator("text=\\(").count() == 0 or not has_math
+    (ARTIFACTS / "browser-report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+
+
+def test_every_slider_of_every_figure_changes_the_plot(built_site, open_page):
+    chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
+    assert chapters, "no chapter pages"
+    for relative in chapters:
+        page, problems, blocked = open_page(relative)
+        figures = _wait_for_figures(page)
+        assert figures >= 1, f"{relative} has no interactive figure"
+        for figure_index in range(figures):
+            figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+            plot_svg = figure.locator(".rope-viz-plot .main-svg").first
+            assert plot_svg.is_visible(), f"{relative} figure {figure_index} is not drawn"
+            sliders = figure.locator("input[type=range]")
+            assert sliders.count() >= 1
+            for slider_index in range(sliders.count()):
+                slider = sliders.nth(slider_index)
+                before = _plotted_data(page, figure_index)
+                renders = int(figure.get_attribute("data-renders"))
+                output_before = figure.locator("output").nth(slider_index).inner_text()
+                slider.focus()
+                # Move towards whichever end is further away, so the value really changes.
+                value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+                page.keyboard.press("End" if maximum - value >= value else "Home")
+                page.wait_for_function(
+                    "([el, n]) => Number(el.dataset.renders) > n",
+                    arg=[figure.element_handle(), renders],
+                    timeout=5_000,
+                )
+                after = _plotted_data(page, figure_index)
+                assert after != before, (
+                    f"{relative} figure {figure_index}: slider {slider_index} changed nothing"
+                )
+                assert figure.locator("output").nth(slider_index).inner_text() != output_before
+        assert problems == [], f"{relative}: {problems}"
+        assert blocked == [], f"{relative}: {blocked}"
+
+
+def test_figures_follow_the_dark_theme(built_site, open_page):
+    chapter = next(relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/"))
+    page, problems, _ = open_page(chapter, color_scheme="dark")
+    _wait_for_figures(page)
+    page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_timeout(300)
+    font_color = page.evaluate(
+        "() => document.querySelector('figure.rope-viz-demo .rope-viz-plot').layout.font.color"
+    )
+    assert font_color.lower() == "#ced6dd"
+    shot = ARTIFACTS / "screenshots" / (Path(chapter).stem + "__dark.png")
+    page.locator("figure.rope-viz-demo").first.screenshot(path=str(shot))
+    assert problems == []

@@ -1,0 +1,164 @@
+"""Every demo in rope_viz.demos, checked the same way: valid Plotly figure, consistent views, every control
+changes what is plotted, the site payload stays small, and the live widget follows its sliders, including at
+values between the site's precomputed steps."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import pkgutil
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import rope_viz.demos
+from rope_viz.demos.base import Control, Demo, View, _set_path
+from rope_viz.figures.static import MAX_PAYLOAD_BYTES, build_payload, site_figure
+from rope_viz.widgets.live import live_widget, plotly_update_arguments
+
+
+def _all_demo_classes() -> list[type[Demo]]:
+    for module in pkgutil.iter_modules(rope_viz.demos.__path__):
+        importlib.import_module(f"rope_viz.demos.{module.name}")
+    found, stack = [], list(Demo.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if not getattr(cls, "__abstractmethods__", None) and cls.__module__.startswith("rope_viz.demos"):
+            found.append(cls)
+    return sorted(set(found), key=lambda cls: cls.__name__)
+
+
+DEMOS = _all_demo_classes()
+
+
+def test_the_demos_are_found():
+    assert "MultiSpeedClocks" in [cls.__name__ for cls in DEMOS]
+
+
+@pytest.fixture(params=DEMOS, ids=lambda cls: cls.__name__)
+def demo(request) -> Demo:
+    return request.param()
+
+
+def _apply(figure: dict, view: View) -> dict:
+    figure = json.loads(json.dumps(figure, default=lambda value: np.asarray(value).tolist()))
+    for trace, update in zip(figure["data"], view.traces, strict=True):
+        for path, value in update.items():
+            _set_path(trace, path, value if not isinstance(value, np.ndarray) else value.tolist())
+    for path, value in view.layout.items():
+        _set_path(figure["layout"], path, value)
+    return figure
+
+
+def _plotted(view: View) -> str:
+    return json.dumps(view.traces, sort_keys=True, default=lambda value: np.asarray(value).tolist())
+
+
+def test_demo_declares_a_title_and_controls(demo):
+    assert demo.title
+    assert demo.controls
+    assert len({control.name for control in demo.controls}) == len(demo.controls)
+
+
+def test_initial_figure_is_a_valid_plotly_figure_with_labelled_axes(demo):
+    figure = go.Figure(demo.initial_figure())  # plotly.py validates every attribute name and value
+    layout = figure.layout
+    for axis_name in [name for name in layout.to_plotly_json() if name.startswith(("xaxis", "yaxis"))]:
+        axis = layout[axis_name]
+        if axis.visible is not False:
+            assert axis.title.text, f"{axis_name} has no title"
+
+
+def test_every_site_state_is_a_valid_figure(demo):
+    base = demo.base_figure()
+    grids = [control.site_values for control in demo.controls]
+    combinations = list(itertools.product(*grids))
+    # all states for small grids; a spread sample for large ones
+    step = max(1, len(combinations) // 60)
+    for combination in combinations[::step]:
+        values = dict(zip([control.name for control in demo.controls], combination, strict=True))
+        view = demo.view(**values)
+        assert len(view.traces) == len(base["data"])
+        go.Figure(_apply(base, view))
+
+
+def test_every_control_changes_the_plot(demo):
+    defaults = demo.defaults()
+    reference = _plotted(demo.view(**defaults))
+    for control in demo.controls:
+        changed = False
+        for value in control.site_values:
+            if value == control.default:
+                continue
+            if _plotted(demo.view(**{**defaults, control.name: value})) != reference:
+                changed = True
+                break
+        assert changed, f"moving {control.name} never changes the plotted data"
+
+
+def test_site_payload_is_complete_and_small(demo):
+    payload = build_payload(demo)
+    expected_states = int(np.prod([len(control.site_values) for control in demo.controls]))
+    assert len(payload["states"]) == expected_states
+    assert payload["strides"][-1] == 1
+    figure = site_figure(demo)
+    assert len(figure.payload_json.encode()) <= MAX_PAYLOAD_BYTES
+    html = figure.to_html()
+    assert html.count('type="range"') == len(demo.controls)
+    assert "<script src" not in html, "the site figure must not load scripts itself"
+
+
+def _between(control: Control, rng: np.random.Generator) -> float:
+    """A value inside the live range that the site does not precompute."""
+    if control.choices is not None:
+        return float(rng.choice(control.choices))
+    if control.log:
+        value = float(10 ** rng.uniform(np.log10(control.minimum), np.log10(control.maximum)))
+    else:
+        value = float(rng.uniform(control.minimum, control.maximum))
+    return float(round(value)) if control.integer else value
+
+
+def test_live_widget_follows_its_sliders_between_the_site_steps(demo):
+    widget = live_widget(demo)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        values = {control.name: _between(control, rng) for control in demo.controls}
+        widget.set_values(**values)
+        expected = _apply(demo.base_figure(), demo.view(**widget.values()))
+        shown = widget.figure.to_plotly_json()
+        for index, trace in enumerate(expected["data"]):
+            for key in ("x", "y", "r", "theta", "z"):
+                if key in trace:
+                    np.testing.assert_allclose(
+                        np.asarray(shown["data"][index][key], dtype=float),
+                        np.asarray(trace[key], dtype=float),
+                        err_msg=f"trace {index} {key}",
+                    )
+
+
+def test_plotly_update_arguments_leave_untouched_traces_alone():
+    from plotly.basedatatypes import Undefined
+
+    view = View(traces=[{"x": [1, 2]}, {}, {"y": [3]}], layout={"xaxis.range": [0, 1]})
+    restyle, relayout = plotly_update_arguments(view, 3)
+    assert restyle["x"][0] == [1, 2] and restyle["x"][1] is Undefined and restyle["x"][2] is Undefined
+    assert restyle["y"][2] == [3]
+    assert relayout == {"xaxis.range": [0, 1]}
+
+
+def test_control_rejects_inconsistent_definitions():
+    with pytest.raises(ValueError, match="default"):
+        Control("m", "m", (1, 2), 3, 0, 10)
+    with pytest.raises(ValueError, match="minimum"):
+        Control("m", "m", (1, 20), 1, 0, 10)
+    with pytest.raises(ValueError, match="log"):
+        Control("b", "b", (1, 2), 1, 0, 10, log=True)
+
+
+def test_control_formats_values_for_readers():
+    assert Control("m", "position", (4096,), 4096, 0, 10**5, unit="tokens").format(4096) == "4,096 tokens"
+    assert Control("b", "base", (10_000.0,), 10_000.0, 10, 10**6, log=True).format(10_000.0) == "10⁴"
