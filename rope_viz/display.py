@@ -1,8 +1,8 @@
 """Show a demo the right way for where the notebook runs.
 
-On the published site (the book build sets ``ROPE_VIZ_SITE=1`` before it executes the notebooks) a demo becomes
-a kernel-free figure with precomputed slider states; anywhere else (Jupyter, Binder, Colab) it becomes live
-ipywidgets sliders. A reader of the site never meets a slider that needs a kernel.
+On the published site (the book build sets ``ROPE_VIZ_SITE=1`` before it executes the notebooks) a demo
+becomes a kernel-free figure with precomputed slider states; anywhere else (Jupyter, Binder, Colab) it becomes
+live ipywidgets sliders. A reader of the site never meets a slider that needs a kernel.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ SITE_ENVIRONMENT_VARIABLE = "ROPE_VIZ_SITE"
 
 
 def on_site() -> bool:
-    """True while the book build executes the notebooks."""
+    """Return True while the book build executes the notebooks."""
     return os.environ.get(SITE_ENVIRONMENT_VARIABLE, "") == "1"
 
 
@@ -30,6 +30,7 @@ def show(demo: Demo, mode: Literal["auto", "site", "live"] = "auto"):
         The demo.
     mode : {"auto", "site", "live"}
         ``"auto"`` picks by :func:`on_site`.
+
     """
     if mode not in ("auto", "site", "live"):
         raise ValueError(f"mode must be one of 'auto', 'site', 'live', got {mode!r}")

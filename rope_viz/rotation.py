@@ -21,9 +21,10 @@ Implementation notes
 :func:`rotate` is memory-bound on real sizes (e.g. 32 heads x 4096 positions x 128), so it
 
 * computes the angles in float64 (a float32 angle at position 10**5 is off by ~4e-3 rad), but cos and sin only
-  once per ``(position, pair)``, never per batch entry; for float32 input in float32 after reducing the angle
-  to ``[-pi, pi]`` in float64;
-* allocates one output array and walks ``x`` in blocks of about :data:`BLOCK_BYTES` bytes, so that the
+  once per ``(position, pair)``, never per batch entry: for float32 input in float32 after reducing the angle
+  to ``[-pi, pi]`` in float64, for float64 input on a grid of positions by angle addition
+  (:func:`_fill_cos_sin_split`);
+* allocates one output array and walks ``x`` in blocks of about :data:`BLOCK_ELEMENTS` elements, so that the
   temporaries of the element-wise form stay in the CPU cache instead of making extra trips to memory;
 * keeps those block-sized temporaries in per-thread buffers reused from call to call: fresh memory costs a
   page fault per 4 KiB page on first touch, which for a few MiB of temporaries is milliseconds per call;
@@ -41,10 +42,11 @@ import numpy as np
 from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_real_array
 from rope_viz.frequencies import inv_freq as _inv_freq
 
-#: Bytes of ``x`` processed per block by :func:`rotate`. Small enough that a block of ``x``, its output, the
-#: scratch copy and the cos/sin tables stay in the L2/L3 cache; large enough that numpy's fixed cost per call
-#: (a few microseconds for each of the ~6 calls per block) stays small next to the work per block.
-BLOCK_BYTES = 1 << 19
+#: Elements of ``x`` processed per block by :func:`rotate` (128 Ki: 512 KiB of float32, 1 MiB of float64).
+#: Small enough that a block of ``x``, its output, the scratch copy and the cos/sin tables stay in the L2/L3
+#: cache; large enough that numpy's fixed cost per call (a few microseconds for each of the ~6 calls per
+#: block) stays small next to the work per block. Chosen by timing 32 Ki to 512 Ki (benchmarks/README.md).
+BLOCK_ELEMENTS = 1 << 17
 
 #: Scratch buffers larger than this are allocated per call instead of being kept for reuse (only reached for
 #: vectors wider than a whole block).
@@ -129,6 +131,8 @@ def _fill_cos_sin(
     The outputs are ``(rows, d/2)`` arrays (possibly strided views) of float32 or float64; the angles are
     formed in float64 either way.
     """
+    if cos_out.dtype != np.float32 and _fill_cos_sin_split(positions, frequencies, cos_out, sin_out):
+        return
     shape = (positions.shape[0], frequencies.shape[0])
     theta = _scratch("theta", shape, np.float64)
     np.multiply.outer(positions, frequencies, out=theta)
@@ -144,7 +148,7 @@ def _fill_cos_sin(
         np.copyto(reduced, theta, casting="same_kind")
         np.cos(reduced, out=cos_out)
         np.sin(reduced, out=sin_out)
-    elif not _fill_cos_sin_split(positions, frequencies, cos_out, sin_out):
+    else:
         np.cos(theta, out=cos_out)
         np.sin(theta, out=sin_out)
 
@@ -166,7 +170,8 @@ def _fill_cos_sin_split(
         sin(m t) = sin(m_hi t) cos(m_lo t) + cos(m_hi t) sin(m_lo t)
 
     needs the functions only at the distinct ``m_hi`` and ``m_lo``: for ``arange(4096)`` 64 + 64 rows instead
-    of 4096. Each result is within a few float64 ulps of the direct value.
+    of 4096. The result is as accurate as the direct route: both are off by about an ulp of the angle
+    ``m t``, which float64 cannot hold more precisely, plus a few ulps of the result.
     """
     rows = positions.shape[0]
     if rows < 4 * _SPLIT:
@@ -210,14 +215,14 @@ def _as_3d(x: np.ndarray) -> np.ndarray:
     return x.reshape(batch, x.shape[-2], x.shape[-1])
 
 
-def _blocks(batch: int, seq: int, dim: int, itemsize: int) -> Iterator[tuple[slice, slice]]:
-    """Blocks ``(batch slice, seq slice)`` of about :data:`BLOCK_BYTES` bytes covering ``(batch, seq)``.
+def _blocks(batch: int, seq: int, dim: int) -> Iterator[tuple[slice, slice]]:
+    """Blocks ``(batch slice, seq slice)`` of about :data:`BLOCK_ELEMENTS` elements covering ``(batch, seq)``.
 
     Long sequences are cut along ``seq`` with the batch loop innermost, so that the cos/sin tables of a block
     are computed once and reused from cache for every batch entry; short sequences are grouped several batch
     entries at a time. Every block ``x3[b, s]`` of a C-contiguous ``x3`` is itself contiguous.
     """
-    target = max(1, BLOCK_BYTES // itemsize)
+    target = max(1, BLOCK_ELEMENTS)
     if seq * dim >= target:
         rows = max(1, target // dim)
         for start in range(0, seq, rows):
@@ -230,10 +235,16 @@ def _blocks(batch: int, seq: int, dim: int, itemsize: int) -> Iterator[tuple[sli
             yield slice(start, min(batch, start + entries)), slice(0, seq)
 
 
-def _check_block_finite(block: np.ndarray, name: str) -> None:
-    # A sum is one cheap vectorised pass and is non-finite whenever the block holds a NaN or an infinity. It
-    # can also overflow for huge finite values, so only then is the exact (slower) element-wise test run.
-    if not np.isfinite(np.add.reduce(block, axis=None)) and not np.isfinite(block).all():
+def _block_capacity(x3: np.ndarray) -> int:
+    """Most elements any block of :func:`_blocks` holds for ``x3``, to size per-call scratch buffers."""
+    return min(x3.size, max(BLOCK_ELEMENTS, x3.shape[-1]))
+
+
+def _check_block_finite(block: np.ndarray, name: str, scratch: np.ndarray) -> None:
+    # Exact, and on a block in cache no slower than np.sum (which could also overflow for huge finite values).
+    # A BLAS dot would be faster on one thread, but a multi-threaded BLAS wakes its threads for every block.
+    finite = scratch[: block.size].reshape(block.shape)  # scratch: a flat boolean buffer
+    if not np.isfinite(block, out=finite).all():
         raise ValueError(f"{name} must hold finite numbers; got a NaN or an infinity")
 
 
@@ -275,8 +286,11 @@ def _elementwise_kernel(x3: np.ndarray, fill: _Fill, convention: str, check: str
         def swap(array: np.ndarray) -> np.ndarray:
             return array[..., ::-1]
 
+    capacity = _block_capacity(x3)
+    swapped = _scratch("swapped", (capacity,), dtype)  # one buffer per call: fewer steps per block
+    finite = _scratch("finite", (capacity,), np.bool_)
     current = cos_table = sin_table = None
-    for b, s in _blocks(batch, seq, dim, dtype.itemsize):
+    for b, s in _blocks(batch, seq, dim):
         rows = s.stop - s.start
         entries = b.stop - b.start
         if current != (s.start, s.stop):  # new positions: build the block's tables, reused for every b
@@ -288,9 +302,9 @@ def _elementwise_kernel(x3: np.ndarray, fill: _Fill, convention: str, check: str
             np.negative(member(sin_table, 1), out=member(sin_table, 0))
         x4 = x3[b, s].reshape(entries, rows, *pair_shape)  # splitting the last axis: always a view
         y4 = out3[b, s].reshape(entries, rows, *pair_shape)
-        t4 = _scratch("swapped", (entries, rows, *pair_shape), dtype)
+        t4 = swapped[: x4.size].reshape(x4.shape)
         if check is not None:
-            _check_block_finite(x4, check)
+            _check_block_finite(x4, check, finite)
         np.copyto(t4, swap(x4))  # (x_b, x_a) for every pair
         np.multiply(t4, sin_table, out=t4)  # (-x_b sin, x_a sin)
         np.multiply(x4, cos_table, out=y4)  # (x_a cos, x_b cos)
@@ -310,14 +324,15 @@ def _complex_kernel(x3: np.ndarray, fill: _Fill, check: str | None) -> np.ndarra
     out3 = np.empty_like(x3)
     z = x3.view(complex_dtype)  # (batch, seq, d/2), no copy
     w = out3.view(complex_dtype)
+    finite = _scratch("finite", (_block_capacity(x3),), np.bool_)
     current = phase = None
-    for b, s in _blocks(batch, seq, dim, x3.dtype.itemsize):
+    for b, s in _blocks(batch, seq, dim):
         if current != (s.start, s.stop):
             current = (s.start, s.stop)
             phase = _scratch("phase", (s.stop - s.start, dim // 2), complex_dtype)
             fill(s, phase.real, phase.imag)
         if check is not None:
-            _check_block_finite(x3[b, s], check)
+            _check_block_finite(x3[b, s], check, finite)
         np.multiply(z[b, s], phase, out=w[b, s])
     return out3
 
@@ -378,7 +393,7 @@ def rotate(
     inv_freq: object | None = None,
     convention: str = "interleaved",
 ) -> np.ndarray:
-    """Rotate every pair of ``x`` by its position times its frequency (RoFormer eq. 34).
+    """Rotate every pair of ``x`` by its position times its frequency (RoFormer sec. 3.4.2).
 
     Implements ``y = R(m) x`` with ``R(m)`` block-diagonal, block ``i`` the 2-D rotation by ``m * theta_i``,
     ``theta_i = base ** (-2i/dim)`` (Su et al. 2021, arXiv:2104.09864, sec. 3.2.2 and 3.4.2)::
@@ -449,7 +464,7 @@ def rotation_matrix(
     inv_freq: object | None = None,
     convention: str = "interleaved",
 ) -> np.ndarray:
-    """Return the ``(dim, dim)`` orthogonal ``R(m)`` with ``rotate(x, m) == R(m) @ x`` (RoFormer eq. 15).
+    """Return the ``(dim, dim)`` orthogonal ``R(m)`` with ``rotate(x, m) == R(m) @ x`` (RoFormer sec. 3.2.2).
 
     For ``"interleaved"`` it is block-diagonal with 2x2 blocks ``[[cos, -sin], [sin, cos]]`` of angle
     ``m * theta_i`` at ``(2i, 2i+1)`` (Su et al. 2021, arXiv:2104.09864, sec. 3.2.2); for ``"half"`` the same

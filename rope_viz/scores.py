@@ -24,7 +24,9 @@ def _check_pair(q: object, k: object) -> tuple[np.ndarray, np.ndarray]:
     q = check_real_array(q, "q").astype(np.float64, copy=False)
     k = check_real_array(k, "k").astype(np.float64, copy=False)
     if q.ndim != 1 or k.ndim != 1 or q.shape != k.shape:
-        raise ValueError(f"q and k must be vectors of the same size (dim,), got shapes {q.shape} and {k.shape}")
+        raise ValueError(
+            f"q and k must be vectors of the same size (dim,), got shapes {q.shape} and {k.shape}"
+        )
     check_dim(q.shape[0], "the size of q and k (dim)")
     return q, k
 
@@ -63,9 +65,9 @@ def score(
     inv_freq: object | None = None,
     convention: str = "interleaved",
 ) -> float:
-    """Attention logit (before ``1/sqrt(d)``) of query ``q`` at position ``m`` and key ``k`` at position ``n``.
+    """Attention logit (before ``1/sqrt(d)``) of a query ``q`` at position ``m`` and a key ``k`` at ``n``.
 
-    Implements ``s(m, n) = <R(m) q, R(n) k>`` (RoFormer, Su et al. 2021, arXiv:2104.09864, eq. 16), with
+    Implements ``s(m, n) = <R(m) q, R(n) k>`` (RoFormer, Su et al. 2021, arXiv:2104.09864, sec. 3.2.2), with
     ``R`` as in :func:`rope_viz.rotate`. Equal to ``q^T R(n - m) k``: only ``m - n`` matters.
 
     Parameters
@@ -201,12 +203,12 @@ def decay_bound(distances: object, dim: int, base: float = 10000.0) -> np.ndarra
     """RoFormer's relative upper bound on the score at relative distance ``r`` (Su et al. 2021, sec. 3.4.3).
 
     With ``h_i = q_i conj(k_i)`` (``h_{d/2} = 0``) and the partial sums of the pairs' phases
-    ``S_j = sum_{k=0}^{j-1} exp(1j r theta_k)``, Abel summation gives (arXiv:2104.09864, eq. 37)
+    ``S_j = sum_{k=0}^{j-1} exp(1j r theta_k)``, Abel summation gives (arXiv:2104.09864, sec. 3.4.3)
 
         |sum_i h_i exp(1j r theta_i)| <= (max_i |h_{i+1} - h_i|) * sum_{j=1}^{d/2} |S_j|,
 
-    and the score is the real part of the left side. The content-free factor, divided by ``d/2`` and plotted in
-    the paper's Figure 2, is the relative bound
+    and the score is the real part of the left side. The content-free factor, divided by ``d/2`` and plotted
+    in the paper's Figure 2, is the relative bound
 
         B(r) = (1 / (d/2)) * sum_{j=1}^{d/2} |S_j|,
 
@@ -248,9 +250,9 @@ def decay_bound(distances: object, dim: int, base: float = 10000.0) -> np.ndarra
 
 
 def expected_self_score(distances: object, dim: int, base: float = 10000.0) -> np.ndarray:
-    """Expected score of a vector with itself at relative distance ``r``, for ``q = k ~ N(0, I_d)``.
+    """Return the expected score of a vector with itself at relative distance ``r``, for ``q ~ N(0, I_d)``.
 
-    Implements ``E[<R(r) q, q>] = sum_i E[q_a^2 + q_b^2] cos(r theta_i) = 2 sum_{i=0}^{d/2-1} cos(r theta_i)``,
+    Implements ``E[<R(r) q, q>] = sum_i E[q_a^2 + q_b^2] cos(r theta_i) = 2 sum_{i<d/2} cos(r theta_i)``,
     since pair ``i`` contributes ``(q_a^2 + q_b^2) cos(r theta_i)`` and ``E[q_a^2] = 1``; ``theta_i`` as in
     RoFormer (Su et al. 2021, arXiv:2104.09864, sec. 3.2.2). It equals ``d`` at ``r = 0``. For independent
     ``q`` and ``k`` the expectation is 0 at every distance. Does not depend on the pairing convention.

@@ -10,7 +10,7 @@ from rope_viz.frequencies import inv_freq, wavelengths
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
-    """A Markdown pipe table; ``align`` holds one of ``l``, ``r``, ``c`` per column (default: right)."""
+    """Return a Markdown pipe table; ``align`` has one of ``l``, ``r``, ``c`` per column (default ``r``)."""
     align = align or "r" * len(headers)
     if len(align) != len(headers) or any(len(row) != len(headers) for row in rows):
         raise ValueError("every row and the align string must have one entry per header")
@@ -21,7 +21,7 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]], ali
 
 
 def wavelength_table(dim: int, base: float, pairs: Sequence[int] | None = None) -> str:
-    """Frequency ``theta_i = base**(-2i/dim)`` and wavelength ``2 pi / theta_i`` of selected pairs, as Markdown."""
+    """Return ``theta_i = base**(-2i/dim)`` and the wavelength ``2 pi / theta_i`` of pairs, as Markdown."""
     frequencies = inv_freq(dim, base)
     tokens = wavelengths(dim, base)
     selected = range(dim // 2) if pairs is None else pairs

@@ -1,5 +1,6 @@
-"""The chapter notebooks: committed clean, set up for Colab from the one repository URL, written to the chapter
-template, and executable in a plain Jupyter kernel (the live-widget path; the site build runs the other)."""
+"""The chapter notebooks: committed clean, set up for Colab from the one repository URL, written to the
+chapter template, and executable in a plain Jupyter kernel (the live-widget path; the site build runs the
+other)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,9 @@ def test_exercise_solutions_are_hidden_on_the_site_and_in_jupyter(notebook_path)
 def test_notebook_runs_in_a_plain_kernel_with_live_widgets(notebook_path, monkeypatch):
     monkeypatch.delenv("ROPE_VIZ_SITE", raising=False)
     notebook = nbformat.read(notebook_path, as_version=4)
-    client = NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}})
+    client = NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    )
     client.execute(env={**os.environ})
     widget_views = sum(
         1

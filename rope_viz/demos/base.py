@@ -1,15 +1,15 @@
-"""What every interactive demo is: its controls, its empty figure, and a pure function from control values to
-what the figure shows.
+"""What every interactive demo is: controls, an empty figure, and a pure function from controls to a view.
 
 A demo is defined once. Two thin front ends draw it: :mod:`rope_viz.figures` precomputes every state of the
-site's sliders at build time (no kernel needed), and :mod:`rope_viz.widgets` recomputes a state on every move of
-a live ipywidgets slider in Jupyter. Both apply the same :class:`View` through Plotly's ``update`` call, so the
-two can never disagree.
+site's sliders at build time (no kernel needed), and :mod:`rope_viz.widgets` recomputes a state on every move
+of a live ipywidgets slider in Jupyter. Both apply the same :class:`View` through Plotly's ``update`` call, so
+the two can never disagree.
 """
 
 from __future__ import annotations
 
 import abc
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +39,10 @@ class Control:
         Values are whole numbers (the live slider snaps to integers).
     choices : tuple of float, optional
         Only these values make sense (e.g. head sizes); the live slider then steps through them.
+    labels : tuple of str, optional
+        A name for each of ``site_values`` (and of ``choices``, which must then be the same values), shown
+        instead of the number: for a control that picks one of several options, such as a model or a scheme.
+
     """
 
     name: str
@@ -51,6 +55,7 @@ class Control:
     log: bool = False
     integer: bool = False
     choices: tuple[float, ...] | None = None
+    labels: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if not self.site_values:
@@ -61,17 +66,30 @@ class Control:
             raise ValueError(f"control {self.name!r}: site_values must lie in [minimum, maximum]")
         if self.log and self.minimum <= 0:
             raise ValueError(f"control {self.name!r}: a log-scale control needs minimum > 0")
+        if self.labels is not None:
+            if len(self.labels) != len(self.site_values):
+                raise ValueError(f"control {self.name!r}: labels needs one name per site value")
+            if self.choices is not None and tuple(self.choices) != tuple(self.site_values):
+                raise ValueError(f"control {self.name!r}: with labels, choices must equal site_values")
 
     def format(self, value: float) -> str:
-        """The value as the reader sees it, with its unit: ``"4,096 tokens"``, ``"10⁴"``, ``"0.25"``."""
+        """Return the value as the reader sees it: its label, or the number with its unit.
+
+        Examples: ``"4,096 tokens"``, ``"10⁴"`` (a power of ten >= 10,000 on a log scale), ``"0.25"``.
+        """
+        if self.labels is not None:
+            matches = [k for k, site_value in enumerate(self.site_values) if math.isclose(site_value, value)]
+            if not matches:
+                raise ValueError(f"control {self.name!r}: {value} is not one of its labelled values")
+            return self.labels[matches[0]]
         if self.integer or float(value).is_integer():
-            text = f"{int(round(value)):,}"
+            text = f"{round(value):,}"
         else:
             text = f"{value:.3g}"
-        if self.log and value > 0 and not self.integer:
+        if self.log and value >= 1e4:
             exponent = math.log10(value)
             if abs(exponent - round(exponent)) < 1e-9:
-                text = "10" + str(int(round(exponent))).translate(_SUPERSCRIPTS)
+                text = "10" + str(round(exponent)).translate(_SUPERSCRIPTS)
         return f"{text} {self.unit}".strip()
 
 
@@ -91,6 +109,7 @@ class View:
         Plotly layout attribute paths to change (``"xaxis.range"``, ``"annotations[0].text"``, ...).
     readout : str
         One line of text under the figure summarising the numbers (plain text).
+
     """
 
     traces: list[dict[str, Any]]
@@ -108,18 +127,18 @@ class Demo(abc.ABC):
 
     @abc.abstractmethod
     def base_figure(self) -> dict[str, Any]:
-        """The figure's traces (styles, no data needed) and layout, as a Plotly figure dict."""
+        """Return the figure's traces (styles, no data needed) and layout, as a Plotly figure dict."""
 
     @abc.abstractmethod
     def view(self, **values: float) -> View:
-        """What the figure shows for the given control values (one keyword per control)."""
+        """Return what the figure shows for the given control values (one keyword per control)."""
 
     def defaults(self) -> dict[str, float]:
-        """Each control's default value, by name."""
+        """Return each control's default value, by name."""
         return {control.name: control.default for control in self.controls}
 
     def initial_figure(self) -> dict[str, Any]:
-        """The base figure with the default view applied: what a reader sees before touching a slider."""
+        """Return the base figure with the default view applied: what a reader sees first."""
         figure = self.base_figure()
         view = self.view(**self.defaults())
         if len(view.traces) != len(figure["data"]):
@@ -149,7 +168,7 @@ def _set_path(target: dict[str, Any], path: str, value: Any) -> None:
         if part:
             keys.append(part)
     node: Any = target
-    for key, next_key in zip(keys[:-1], keys[1:], strict=True):
+    for key, next_key in itertools.pairwise(keys):
         if isinstance(key, int):
             node = node[key]
             continue

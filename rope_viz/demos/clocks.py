@@ -1,8 +1,8 @@
 """Multi-speed clocks: the d/2 rotation pairs of a query at position m, drawn as the hands of one clock.
 
-Pair ``i`` turns by ``m * theta_i`` with ``theta_i = base ** (-2i/d)``: the first pairs spin like a second hand,
-the last ones barely move, like an hour hand. The right panel shows each pair's wavelength (tokens per full turn)
-against the current position.
+Pair ``i`` turns by ``m * theta_i`` with ``theta_i = base ** (-2i/d)``: the first pairs spin like a second
+hand, the last ones barely move, like an hour hand. The lower panel shows each pair's wavelength (tokens per
+full turn) against the current position.
 """
 
 from __future__ import annotations
@@ -12,7 +12,32 @@ import numpy as np
 from rope_viz.demos.base import Control, Demo, View
 from rope_viz.frequencies import angles, inv_freq, wavelengths
 
-POSITIONS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32, 50, 64, 100, 128, 256, 500, 1000, 4096, 10000, 32768)
+POSITIONS = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    10,
+    12,
+    16,
+    24,
+    32,
+    50,
+    64,
+    100,
+    128,
+    256,
+    500,
+    1000,
+    4096,
+    10000,
+    32768,
+)
 BASES = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
 SITE_DIMS = (16, 32, 64, 128, 256)
 LIVE_DIMS = tuple(range(16, 257, 16))
@@ -22,12 +47,12 @@ HAND_COLORSCALE = [[0.0, "#2b83ba"], [0.5, "#5aae61"], [1.0, "#d7301f"]]
 
 
 def hand_angles_degrees(position: float, dim: int, base: float) -> np.ndarray:
-    """Angle of each pair's hand on the clock face, ``(m * theta_i) mod 2 pi``, in degrees. Shape ``(d/2,)``."""
+    """Return each pair's hand angle on the clock face, ``(m * theta_i) mod 2 pi``, in degrees; ``(d/2,)``."""
     return np.degrees(np.mod(angles(position, inv_freq(dim, base)), 2.0 * np.pi))
 
 
 def hand_lengths(dim: int) -> np.ndarray:
-    """Drawing length of each hand: 1 for pair 0 down to 0.25 for the slowest pair, so no hand hides another."""
+    """Return each hand's drawing length: 1 for pair 0 down to 0.25 for the slowest, so none hides another."""
     pairs = dim // 2
     return 1.0 - 0.75 * np.arange(pairs) / max(pairs - 1, 1)
 

@@ -76,6 +76,7 @@ def build_payload(demo: Demo) -> dict[str, Any]:
     dict
         ``figure`` (initial Plotly figure), ``controls`` (label, value texts, default index), ``strides``
         (state index = sum of slider index times stride), ``states`` and the shared ``arrays`` table.
+
     """
     figure = _plain(demo.initial_figure())
     trace_count = len(figure["data"])
@@ -119,6 +120,7 @@ class SiteFigure:
     ----------
     demo : Demo
         The demo to precompute.
+
     """
 
     def __init__(self, demo: Demo) -> None:
@@ -134,7 +136,7 @@ class SiteFigure:
         self.element_id = f"rope-viz-{digest}"
 
     def to_html(self) -> str:
-        """The HTML fragment: controls, plot container, readout and payload (no plotly.js inside)."""
+        """Return the HTML fragment: controls, plot container, readout and payload (no plotly.js inside)."""
         ident = self.element_id
         controls_html = []
         for k, control in enumerate(self.payload["controls"]):

@@ -43,7 +43,7 @@ def setup_cell_source(url: str) -> str:
 
 
 def setup_cell(url: str) -> dict:
-    """The setup cell as notebook JSON: tagged so the site removes it but still runs it."""
+    """Return the setup cell as notebook JSON, tagged so that the site removes it but still runs it."""
     return {
         "cell_type": "code",
         "execution_count": None,

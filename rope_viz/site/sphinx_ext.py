@@ -2,11 +2,11 @@
 
 * Before any notebook runs, sets ``ROPE_VIZ_SITE=1`` so that :func:`rope_viz.display.show` emits kernel-free
   figures (the kernel inherits the build's environment).
-* Re-executes every notebook when the source of ``rope_viz`` changed since the last build (Sphinx alone would
-  only re-read the notebooks whose own text changed, and show numbers from the old package).
+* Re-reads every page, re-executing every notebook, when the source of ``rope_viz`` changed since the last
+  build (Sphinx alone re-reads only the pages whose own text changed, and would show the old numbers).
 * Serves plotly.js (copied from the installed ``plotly`` package, so versions always match) and the figure
   script once per page, and only on pages that contain a figure.
-* Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution) instead of a CDN.
+* Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
 
 Vendored files are copied into ``_static/rope_viz`` and ``_static/mathjax`` when the build finishes; they are
@@ -30,7 +30,7 @@ MATHJAX_PATH = "mathjax/tex-chtml.js"
 
 
 def plotly_js_path() -> Path:
-    """The ``plotly.min.js`` bundled with the installed plotly package."""
+    """Return the path of the ``plotly.min.js`` bundled with the installed plotly package."""
     import plotly
 
     path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -62,12 +62,15 @@ def package_fingerprint() -> str:
 
 
 def _on_env_get_outdated(app: Any, env: Any, added: set, changed: set, removed: set) -> list[str]:
-    """Re-read (and so re-execute) every notebook when the package that computes their numbers changed."""
+    """Re-read every page (re-executing every notebook) when the package that computes the numbers changed.
+
+    All pages, not only notebooks: prose pages show numbers glued from the notebooks.
+    """
     fingerprint = package_fingerprint()
     if getattr(env, "rope_viz_fingerprint", None) == fingerprint:
         return []
     env.rope_viz_fingerprint = fingerprint
-    return [name for name in env.found_docs if str(env.doc2path(name)).endswith(".ipynb")]
+    return sorted(env.found_docs)
 
 
 def _on_config_inited(app: Any, config: Any) -> None:

@@ -1,8 +1,8 @@
-"""The live front end of a demo: ipywidgets sliders driving a Plotly ``FigureWidget`` in Jupyter, Binder or Colab.
+"""The live front end of a demo: ipywidgets sliders driving a Plotly ``FigureWidget`` in Jupyter or Colab.
 
 Every slider move calls the demo's :meth:`~rope_viz.demos.base.Demo.view` and applies the resulting
-:class:`~rope_viz.demos.base.View` in place with one ``plotly_update`` message: the figure is never re-created,
-so it does not flicker.
+:class:`~rope_viz.demos.base.View` in place with one ``plotly_update`` message: the figure is never
+re-created, so it does not flicker.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ _SLIDER_STYLE = {"description_width": "9em"}
 
 
 def _slider(control: Control) -> widgets.Widget:
-    """A continuous slider for ``control``: log scale, integer, a fixed set of choices, or plain float."""
+    """Return a continuous slider for ``control``: log scale, integer, a fixed set of choices, or float."""
     common = {
         "description": control.label,
         "continuous_update": True,
@@ -80,6 +80,7 @@ class LiveDemo(widgets.VBox):
     readout : ipywidgets.HTML
     last_update_seconds : float
         Wall time of the latest slider step in the kernel (compute plus sending the update).
+
     """
 
     def __init__(self, demo: Demo) -> None:
@@ -99,7 +100,7 @@ class LiveDemo(widgets.VBox):
         return f'<p style="font-size: 1.05rem">{html.escape(view.readout)}</p>'
 
     def values(self) -> dict[str, float]:
-        """The current value of every slider, by control name."""
+        """Return the current value of every slider, by control name."""
         return {name: slider.value for name, slider in self.sliders.items()}
 
     def set_values(self, **values: float) -> None:
@@ -117,5 +118,5 @@ class LiveDemo(widgets.VBox):
 
 
 def live_widget(demo: Demo) -> LiveDemo:
-    """The live ipywidgets front end of ``demo`` (see the module docstring)."""
+    """Return the live ipywidgets front end of ``demo`` (see the module docstring)."""
     return LiveDemo(demo)

@@ -70,7 +70,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - signature of the base class
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 

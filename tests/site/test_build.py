@@ -28,7 +28,9 @@ def _notebook_page(built_site, notebook: Path) -> Path:
 
 def test_the_book_builds_without_a_warning(built_site):
     assert built_site.returncode == 0, built_site.log[-4000:]
-    sphinx_warnings = [line for line in built_site.log.splitlines() if ": WARNING:" in line or "ERROR" in line]
+    sphinx_warnings = [
+        line for line in built_site.log.splitlines() if ": WARNING:" in line or "ERROR" in line
+    ]
     assert sphinx_warnings == []
     assert "build succeeded" in built_site.log
 

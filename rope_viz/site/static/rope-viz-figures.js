@@ -78,6 +78,12 @@
     var theme = themeUpdate(figure.layout);
     Object.keys(theme).forEach(function (path) { setPath(figure.layout, path, theme[path]); });
 
+    /* Plotly's responsive mode sizes the plot to its container on every resize; give the container the
+       figure's own height so a resize changes only the width. */
+    if (figure.layout.height) {
+      plot.style.height = figure.layout.height + "px";
+    }
+
     var config = {
       responsive: true,
       displaylogo: false,
@@ -113,6 +119,38 @@
       return update;
     }
 
+    /* Cartesian scatter traces can be moved without redrawing the whole figure (Plotly.animate with
+       redraw: false); every other trace type, and any change of layout, needs a full Plotly.update. */
+    var fastTraces = figure.data.map(function (trace) {
+      return (trace.type || "scatter") === "scatter";
+    });
+    var appliedLayout = JSON.stringify(layoutUpdate(payload.states[stateIndex()]));
+
+    function canMoveFast(state, layoutKey) {
+      if (layoutKey !== appliedLayout) { return false; }
+      return state.t.every(function (traceUpdate, traceIndex) {
+        return fastTraces[traceIndex] || Object.keys(traceUpdate).length === 0;
+      });
+    }
+
+    function moveFast(state) {
+      var traces = [];
+      var data = [];
+      state.t.forEach(function (traceUpdate, traceIndex) {
+        var paths = Object.keys(traceUpdate);
+        if (paths.length === 0) { return; }
+        var trace = {};
+        paths.forEach(function (path) { setPath(trace, path, resolve(traceUpdate[path], arrays)); });
+        traces.push(traceIndex);
+        data.push(trace);
+      });
+      return Plotly.animate(plot, { data: data, traces: traces }, {
+        transition: { duration: 0 },
+        frame: { duration: 0, redraw: false },
+        mode: "immediate"
+      });
+    }
+
     /* Apply the newest requested state; moves that arrive while Plotly draws collapse into one. */
     function render() {
       if (busy) { return; }
@@ -122,7 +160,13 @@
       busy = true;
       var state = payload.states[index];
       readout.textContent = state.r;
-      Plotly.update(plot, dataUpdate(state), layoutUpdate(state), traceIndices).then(function () {
+      var layout = layoutUpdate(state);
+      var layoutKey = JSON.stringify(layout);
+      var drawn = canMoveFast(state, layoutKey)
+        ? moveFast(state)
+        : Plotly.update(plot, dataUpdate(state), layout, traceIndices);
+      appliedLayout = layoutKey;
+      drawn.then(function () {
         busy = false;
         root.dataset.renders = String(Number(root.dataset.renders) + 1);
         root.dataset.state = String(index);
@@ -141,14 +185,19 @@
       });
     });
 
-    Plotly.newPlot(plot, figure.data, figure.layout, config).then(function () {
+    return Plotly.newPlot(plot, figure.data, figure.layout, config).then(function () {
       root.dataset.state = String(stateIndex());
+      root.dataset.readyAt = String(performance.now());
       root.dataset.ready = "true";
       root.dispatchEvent(new CustomEvent("rope-viz:ready"));
     });
 
+  }
+
+  function watchTheme() {
     new MutationObserver(function () {
-      Plotly.relayout(plot, themeUpdate(plot.layout));
+      Array.prototype.forEach.call(document.querySelectorAll("figure.rope-viz-demo[data-ready] .rope-viz-plot"),
+        function (plot) { Plotly.relayout(plot, themeUpdate(plot.layout)); });
     }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
   }
 
@@ -159,7 +208,17 @@
       });
       throw new Error("rope-viz: Plotly is not loaded");
     }
-    Array.prototype.forEach.call(document.querySelectorAll("figure.rope-viz-demo"), init);
+    watchTheme();
+    /* Draw the figures one after another in page order, yielding between them, so that the first one is
+       interactive as early as possible and a long page never blocks the browser in one piece. */
+    var roots = Array.prototype.slice.call(document.querySelectorAll("figure.rope-viz-demo"));
+    (function next(index) {
+      if (index >= roots.length) { return; }
+      Promise.resolve()
+        .then(function () { return init(roots[index]); })
+        .catch(function (error) { console.error("rope-viz: figure " + index + " failed:", error); })
+        .then(function () { setTimeout(function () { next(index + 1); }, 0); });
+    })(0);
   }
 
   if (document.readyState === "loading") {

@@ -1,0 +1,160 @@
+"""Resolution between neighbouring tokens: position interpolation against the NTK-aware base change.
+
+Position interpolation (PI) divides every frequency by ``s``, so neighbouring tokens end up ``theta_i / s``
+apart on every pair, the fast ones included. The NTK-aware base change ``b' = b s^(d/(d-2))`` slows pair ``i``
+by ``s^(2i/(d-2))`` only: the fastest pair keeps its full step, the slowest is slowed by exactly ``s``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.extension_style import FONT_SIZE, NTK, PI, PLAIN, panel_title, significant
+from rope_viz.extension import neighbour_angles
+from rope_viz.frequencies import inv_freq
+from rope_viz.scaling import ntk_base
+
+DIM = 128
+BASE = 10_000.0
+TOKENS = 8
+FACTORS = (1, 2, 4, 8, 16, 32)
+PAIRS = (0, 2, 4, 8, 16, 24, 32, 48, 63)
+RINGS = {"plain": 1.0, "ntk": 0.74, "pi": 0.48}
+
+
+class InterpolationResolution(Demo):
+    """The first tokens on one pair's clock under plain RoPE, NTK-aware scaling and PI; every pair's step."""
+
+    title = "Neighbouring tokens under position interpolation and the NTK-aware base change"
+    controls = (
+        Control("factor", "scale factor s", FACTORS, 8, 1, 64, log=True, integer=True),
+        Control("pair", "pair i", PAIRS, 0, 0, DIM // 2 - 1, integer=True),
+    )
+
+    def base_figure(self) -> dict:
+        """Polar clock of one pair above, angle between neighbours per pair (log scale) below."""
+
+        def ring(name: str, color: str, symbol: str, text: bool) -> dict:
+            return {
+                "type": "scatterpolar",
+                "mode": "markers+text" if text else "markers",
+                "name": name,
+                "marker": {"color": color, "size": 11, "symbol": symbol, "line": {"width": 0}},
+                "textposition": "middle right",
+                "textfont": {"size": FONT_SIZE - 1},
+                "hovertemplate": "token %{customdata}<br>%{theta:.1f}°<extra>" + name + "</extra>",
+                "subplot": "polar",
+                "showlegend": False,
+            }
+
+        def steps(name: str, color: str, dash: str) -> dict:
+            return {
+                "type": "scatter",
+                "mode": "lines",
+                "name": name,
+                "line": {"color": color, "width": 3, "dash": dash},
+                "hovertemplate": "pair %{x}<br>%{y:.3g}° per token<extra>" + name + "</extra>",
+                "xaxis": "x",
+                "yaxis": "y",
+            }
+
+        selected = {
+            "type": "scatter",
+            "mode": "markers",
+            "name": "selected pair",
+            "marker": {"color": [PLAIN, NTK, PI], "size": 12, "symbol": ["circle", "diamond", "square"]},
+            "hovertemplate": "pair %{x}: %{y:.3g}° per token<extra></extra>",
+            "showlegend": False,
+            "xaxis": "x",
+            "yaxis": "y",
+        }
+        layout = {
+            "height": 900,
+            "margin": {"l": 80, "r": 30, "t": 40, "b": 60},
+            "font": {"size": FONT_SIZE},
+            "showlegend": True,
+            "legend": {"orientation": "h", "x": 0.0, "y": 0.4, "yanchor": "bottom"},
+            "polar": {
+                "domain": {"x": [0.1, 0.9], "y": [0.5, 0.95]},
+                "radialaxis": {
+                    "range": [0, 1.08],
+                    "tickvals": [RINGS["pi"], RINGS["ntk"], RINGS["plain"]],
+                    "ticktext": ["PI", "NTK", "plain"],
+                    "angle": 90,
+                    "tickangle": 90,
+                    "showline": False,
+                },
+                "angularaxis": {"direction": "counterclockwise", "rotation": 0, "dtick": 45},
+            },
+            "xaxis": {"domain": [0, 1], "title": {"text": "pair index i"}, "zeroline": False},
+            "yaxis": {
+                "domain": [0.0, 0.33],
+                "type": "log",
+                "title": {"text": "angle between neighbours (°/token)"},
+                "exponentformat": "power",
+                "dtick": 1,
+            },
+            "annotations": [
+                panel_title("tokens 0–7 on the clock of pair i (outer ring: plain RoPE)", 0.975),
+                panel_title("angle between neighbouring tokens on every pair (log scale)", 0.345),
+            ],
+        }
+        data = [
+            ring("plain RoPE", PLAIN, "circle", True),
+            ring("NTK-aware", NTK, "diamond", False),
+            ring("PI", PI, "square", False),
+            steps("plain RoPE: θᵢ", PLAIN, "solid"),
+            steps("NTK-aware: θᵢ·s^(−2i/(d−2))", NTK, "dash"),
+            steps("PI: θᵢ/s", PI, "dot"),
+            selected,
+        ]
+        return {"data": data, "layout": layout}
+
+    def view(self, *, factor: float, pair: float) -> View:
+        """Tokens ``0 .. 7`` of pair ``pair`` on three rings, and the per-pair steps, at scale ``factor``."""
+        pair = round(pair)
+        theta = inv_freq(DIM, BASE)  # (d/2,)
+        ntk_theta = inv_freq(DIM, ntk_base(BASE, factor, DIM))
+        pi_theta = neighbour_angles(theta, factor)
+        tokens = np.arange(TOKENS)
+        rings = []
+        for key, frequencies in (("plain", theta), ("ntk", ntk_theta), ("pi", pi_theta)):
+            angle = np.degrees(np.mod(tokens * frequencies[pair], 2 * np.pi))
+            update = {
+                "r": [RINGS[key]] * TOKENS,
+                "theta": significant(angle, 5),
+                "customdata": tokens.tolist(),
+            }
+            if key == "plain":
+                update["text"] = [str(token) for token in tokens]
+            rings.append(update)
+        degrees = {
+            key: np.degrees(value) for key, value in (("plain", theta), ("ntk", ntk_theta), ("pi", pi_theta))
+        }
+        pair_index = np.arange(DIM // 2)
+        span_pi = degrees["pi"][pair] * (TOKENS - 1)
+        readout = (
+            f"Pair {pair}, s = {factor:.3g}: neighbouring tokens are {degrees['plain'][pair]:.3g}° apart "
+            f"in plain RoPE, {degrees['ntk'][pair]:.3g}° with the NTK-aware base change and "
+            f"{degrees['pi'][pair]:.3g}° "
+            f"with PI. Under PI, tokens 0–{TOKENS - 1} span {span_pi:.3g}°"
+        )
+        if span_pi < degrees["plain"][pair]:
+            readout += ", less than one step between two neighbours of the trained model."
+        else:
+            readout += "."
+        return View(
+            traces=[
+                *rings,
+                {"x": pair_index.tolist(), "y": significant(degrees["plain"])},
+                {"x": pair_index.tolist(), "y": significant(degrees["ntk"])},
+                {"x": pair_index.tolist(), "y": significant(degrees["pi"])},
+                {
+                    "x": [pair, pair, pair],
+                    "y": significant([degrees["plain"][pair], degrees["ntk"][pair], degrees["pi"][pair]]),
+                },
+            ],
+            layout={"xaxis.range": [-1, DIM // 2]},
+            readout=readout,
+        )

@@ -1,0 +1,247 @@
+"""YaRN's three bands and its attention temperature.
+
+Pairs that turn more than ``beta_fast`` times over the training length ``L`` keep their frequency, pairs that
+turn fewer than ``beta_slow`` times are slowed by ``s``, and a ramp blends the pairs between. Cos and sin are
+multiplied by ``0.1 ln s + 1``, so the attention logits grow by its square.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.extension_style import (
+    CLASS_STYLE,
+    FONT_SIZE,
+    PLAIN,
+    YARN,
+    band_shape,
+    masked,
+    panel_title,
+    significant,
+)
+from rope_viz.extension import turns, yarn_paper_frequencies
+from rope_viz.frequencies import inv_freq
+from rope_viz.scaling import RopeParameters, classify_pairs, yarn_correction_range, yarn_frequencies
+
+DIM = 128
+BASE = 10_000.0
+FACTORS = (1, 2, 4, 8, 16, 32, 64)
+LENGTHS = (2048, 4096, 8192, 32768)
+BETA_FAST = (16, 32, 64)
+BETA_SLOW = (0.5, 1, 2)
+TEMPERATURE_FACTORS = np.geomspace(1, 128, 57)
+
+
+def yarn_parameters(factor: float, length: float, beta_fast: float, beta_slow: float) -> RopeParameters:
+    """YaRN settings for ``d = 128``, ``b = 10,000`` (Llama 2's head)."""
+    return RopeParameters(
+        rope_type="yarn",
+        head_dim=DIM,
+        rope_theta=BASE,
+        factor=factor,
+        original_max_position_embeddings=round(length),
+        beta_fast=beta_fast,
+        beta_slow=beta_slow,
+    )
+
+
+class YarnBands(Demo):
+    """Turns per pair with YaRN's band edges, the slow-down per pair (code and paper), and the temperature."""
+
+    title = "YaRN: untouched, blended and interpolated pairs, and the attention temperature"
+    controls = (
+        Control("factor", "scale factor s", FACTORS, 8, 1, 128, log=True, integer=True),
+        Control("length", "training length L", LENGTHS, 4096, 512, 131072, unit="tokens", log=True,
+                integer=True),
+        Control("beta_fast", "beta_fast", BETA_FAST, 32, 2, 128, log=True),
+        Control("beta_slow", "beta_slow", BETA_SLOW, 1, 0.25, 2),
+    )  # fmt: skip
+
+    def base_figure(self) -> dict:
+        """Three stacked panels: turns per pair, slow-down per pair, temperature against ``s``."""
+        classes = []
+        for name, (color, symbol) in CLASS_STYLE.items():
+            classes.append(
+                {
+                    "type": "scatter",
+                    "mode": "markers",
+                    "name": name,
+                    "marker": {"color": color, "symbol": symbol, "size": 8},
+                    "hovertemplate": "pair %{x}<br>%{y:.3g} turns within L<extra>" + name + "</extra>",
+                    "xaxis": "x",
+                    "yaxis": "y",
+                }
+            )
+
+        def edge(name: str, dash: str) -> dict:
+            return {
+                "type": "scatter",
+                "mode": "lines+text",
+                "name": name,
+                "line": {"color": PLAIN, "width": 1.5, "dash": dash},
+                "textposition": "top right",
+                "cliponaxis": False,
+                "hoverinfo": "skip",
+                "showlegend": False,
+                "xaxis": "x",
+                "yaxis": "y",
+            }
+
+        def slowdown(name: str, color: str, mode: str, dash: str) -> dict:
+            return {
+                "type": "scatter",
+                "mode": mode,
+                "name": name,
+                "line": {"color": color, "width": 2.5, "dash": dash},
+                "marker": {"color": color, "size": 6},
+                "hovertemplate": "pair %{x}<br>slowed %{y:.3g}×<extra>" + name + "</extra>",
+                "xaxis": "x2",
+                "yaxis": "y2",
+                "legend": "legend2",
+            }
+
+        def temperature(name: str, color: str, dash: str) -> dict:
+            return {
+                "type": "scatter",
+                "mode": "lines",
+                "name": name,
+                "line": {"color": color, "width": 3, "dash": dash},
+                "hovertemplate": "s = %{x:.3g}<br>×%{y:.4g}<extra>" + name + "</extra>",
+                "xaxis": "x3",
+                "yaxis": "y3",
+                "legend": "legend3",
+            }
+
+        current = {
+            "type": "scatter",
+            "mode": "markers",
+            "name": "current s",
+            "marker": {"color": [YARN, YARN], "size": 12, "symbol": ["circle", "diamond"]},
+            "hovertemplate": "s = %{x:.3g}: ×%{y:.4g}<extra></extra>",
+            "showlegend": False,
+            "xaxis": "x3",
+            "yaxis": "y3",
+        }
+        layout = {
+            "height": 1080,
+            "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
+            "font": {"size": FONT_SIZE},
+            "legend": {
+                "x": 0.99,
+                "xanchor": "right",
+                "y": 0.965,
+                "yanchor": "top",
+                "bgcolor": "rgba(0,0,0,0)",
+            },
+            "legend2": {"x": 0.01, "y": 0.605, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            "legend3": {"x": 0.01, "y": 0.235, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            "xaxis": {"domain": [0, 1], "anchor": "y", "title": {"text": "pair index i"}, "zeroline": False},
+            "yaxis": {
+                "domain": [0.76, 0.96],
+                "type": "log",
+                "title": {"text": "turns within L"},
+                "exponentformat": "power",
+                "dtick": 1,
+            },
+            "xaxis2": {
+                "domain": [0, 1],
+                "anchor": "y2",
+                "title": {"text": "pair index i"},
+                "zeroline": False,
+            },
+            "yaxis2": {
+                "domain": [0.39, 0.61],
+                "type": "log",
+                "title": {"text": "slow-down θᵢ/θᵢ′ (×)"},
+                "tickvals": [1, 2, 4, 8, 16, 32, 64],
+            },
+            "xaxis3": {
+                "domain": [0, 1],
+                "anchor": "y3",
+                "type": "log",
+                "title": {"text": "scale factor s (log scale)"},
+                "range": [-0.03, 2.14],
+            },
+            "yaxis3": {"domain": [0.0, 0.24], "title": {"text": "multiplier (×)"}},
+            "shapes": [band_shape("x", "y", CLASS_STYLE["blended"][0]), band_shape("x2", "y2", YARN)],
+            "annotations": [
+                panel_title("turns of each pair within L; the β lines bound the blend", 0.97),
+                panel_title("slow-down per pair: transformers' ramp and the paper's", 0.62),
+                panel_title("attention temperature: on cos and sin, and on the logits", 0.25),
+            ],
+        }
+        data = [
+            *classes,
+            edge("beta_fast", "dash"),
+            edge("beta_slow", "dot"),
+            slowdown("transformers (ramp linear in pair index)", YARN, "lines+markers", "solid"),
+            slowdown("paper (ramp linear in turns r)", PLAIN, "lines", "dash"),
+            temperature("on cos and sin: a = 0.1·ln s + 1", YARN, "dash"),
+            temperature("on the logits: a²", YARN, "solid"),
+            current,
+        ]
+        return {"data": data, "layout": layout}
+
+    def view(self, *, factor: float, length: float, beta_fast: float, beta_slow: float) -> View:
+        """Bands, slow-downs and temperature for YaRN at ``factor``, ``L = length`` and the two betas."""
+        if beta_fast < beta_slow:
+            beta_fast = beta_slow
+        parameters = yarn_parameters(factor, length, beta_fast, beta_slow)
+        theta = inv_freq(DIM, BASE)
+        pairs = DIM // 2
+        pair_index = np.arange(pairs)
+        rotations = turns(parameters.original_max_position_embeddings, theta)
+        code_freq, attention = yarn_frequencies(parameters)
+        paper_freq, _ = yarn_paper_frequencies(parameters)
+        code_slowdown = theta / code_freq
+        paper_slowdown = theta / paper_freq
+        classes = classify_pairs(code_slowdown, factor)
+        low, high = yarn_correction_range(parameters)
+        band = [low, min(high, pairs - 1)]
+
+        temperature = 0.1 * np.log(TEMPERATURE_FACTORS) + 1.0
+        counts = {name: int(np.count_nonzero(classes == name)) for name in CLASS_STYLE}
+        readout = (
+            f"s = {factor:.3g}, L = {parameters.original_max_position_embeddings:,}, "
+            f"beta_fast = {beta_fast:g}, "
+            f"beta_slow = {beta_slow:g}: transformers' ramp runs from pair index {low} to {high}; "
+            f"{counts['untouched']} pairs untouched, {counts['blended']} blended, {counts['interpolated']} "
+            f"slowed by s. Cos and sin × {attention:.4f}, so logits × {attention**2:.4f}."
+        )
+        y_low = float(np.log10(rotations.min())) - 0.3
+        y_high = float(np.log10(max(rotations.max(), beta_fast))) + 0.3
+        return View(
+            traces=[
+                *[
+                    {"x": pair_index.tolist(), "y": masked(rotations, classes == name)}
+                    for name in CLASS_STYLE
+                ],
+                {
+                    "x": [-0.5, pairs - 0.5],
+                    "y": [beta_fast, beta_fast],
+                    "text": [f"β_fast = {beta_fast:g}", ""],
+                },
+                {
+                    "x": [-0.5, pairs - 0.5],
+                    "y": [beta_slow, beta_slow],
+                    "text": [f"β_slow = {beta_slow:g}", ""],
+                },
+                {"x": pair_index.tolist(), "y": significant(code_slowdown)},
+                {"x": pair_index.tolist(), "y": significant(paper_slowdown)},
+                {"x": significant(TEMPERATURE_FACTORS, 4), "y": significant(temperature)},
+                {"x": significant(TEMPERATURE_FACTORS, 4), "y": significant(temperature**2)},
+                {"x": [factor, factor], "y": significant([attention, attention**2])},
+            ],
+            layout={
+                "xaxis.range": [-1, pairs],
+                "xaxis2.range": [-1, pairs],
+                "yaxis.range": [y_low, y_high],
+                "yaxis2.range": [-0.05, float(np.log10(max(factor, 2.0))) + 0.08],
+                "shapes[0].x0": band[0] - 0.5,
+                "shapes[0].x1": band[1] + 0.5,
+                "shapes[1].x0": band[0] - 0.5,
+                "shapes[1].x1": band[1] + 0.5,
+            },
+            readout=readout,
+        )

@@ -1,0 +1,170 @@
+"""Shift the sentence: the logits of one toy attention head under six position schemes.
+
+The sentence "the dog bit the man" sits at positions ``t .. t + 4``. Each panel shows the 5 x 5 logits
+``q_a . k_b / sqrt(d) + B[a, b]`` of the same head (same words, same weights) under one scheme. Moving ``t``
+moves the whole sentence: the relative schemes (T5 bias, ALiBi, RoPE) keep every number, the absolute ones
+(learned, sinusoidal) do not, and the learned table runs out of rows at its length ``L``. Swapping "dog" and
+"man" shows that without any position signal the same numbers only move to other cells.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz.attention import ToyHead
+from rope_viz.demos.base import Control, Demo, View
+from rope_viz.position_schemes import LearnedAbsolute, PositionScheme, all_schemes
+
+SENTENCE = ("the", "dog", "bit", "the", "man")
+SWAPPED = ("the", "man", "bit", "the", "dog")
+DIM = 8
+LEARNED_LENGTH = 32
+SHIFTS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 27, 28, 32, 50, 100, 250, 1000)
+
+# Blue (negative) through grey to red (positive): ends and middle stay visible on light and dark pages.
+DIVERGING = [[0.0, "#08519c"], [0.3, "#4f9bd9"], [0.5, "#b8b8b8"], [0.7, "#f08a5d"], [1.0, "#a50f15"]]
+
+# Panel grid: 3 rows x 2 columns; domains in paper coordinates.
+_COLUMNS = ([0.0, 0.44], [0.56, 1.0])
+_ROWS = ([0.745, 0.955], [0.415, 0.625], [0.085, 0.295])
+#: Colour-axis limit (logit units): a display choice; the few larger logits take the end colours, and every
+#: cell prints its exact value.
+COLOR_LIMIT = 4.0
+
+
+def panel_domains(index: int) -> tuple[list[float], list[float]]:
+    """``(x domain, y domain)`` of panel ``index`` (row-major over 3 rows x 2 columns)."""
+    return list(_COLUMNS[index % 2]), list(_ROWS[index // 2])
+
+
+def sentence_logits(
+    scheme: PositionScheme, words: tuple[str, ...], shift: float, head: ToyHead
+) -> np.ndarray | None:
+    """Return the logits of ``words`` at positions ``shift, shift + 1, ...``; None where undefined."""
+    positions = shift + np.arange(len(words), dtype=np.float64)
+    if isinstance(scheme, LearnedAbsolute) and positions.max() >= scheme.max_positions:
+        return None
+    return head.logits(words, positions, scheme)
+
+
+class ShiftTheSentence(Demo):
+    """Logits of "the dog bit the man" under six position schemes, as the sentence moves along."""
+
+    title = "Shift the sentence: which position schemes keep the attention logits?"
+    controls = (
+        Control("shift", "shift t", SHIFTS, 0, 0, 1000, unit="tokens", integer=True),
+        Control("swap", "swap dog ↔ man", (0, 1), 0, 0, 1, integer=True),
+    )
+
+    def __init__(self) -> None:
+        self.head = ToyHead(dim=DIM, seed=0)
+        self.schemes = all_schemes(dim=DIM, max_positions=LEARNED_LENGTH)
+
+    def base_figure(self) -> dict:
+        """Six heatmaps sharing one colour axis, each with its own panel title."""
+        data, layout = (
+            [],
+            {
+                "height": 1000,
+                "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
+                "font": {"size": 14},
+                "coloraxis": {
+                    "colorscale": DIVERGING,
+                    "cmin": -COLOR_LIMIT,
+                    "cmax": COLOR_LIMIT,
+                    "colorbar": {
+                        "orientation": "h",
+                        "x": 0.5,
+                        "xanchor": "center",
+                        "y": -0.005,
+                        "yanchor": "top",
+                        "len": 0.9,
+                        "thickness": 14,
+                        "title": {"text": "logit q·k/√d + bias (no unit)", "side": "top"},
+                    },
+                },
+                "annotations": [],
+            },
+        )
+        for index, scheme in enumerate(self.schemes):
+            suffix = "" if index == 0 else str(index + 1)
+            data.append(
+                {
+                    "type": "heatmap",
+                    "name": scheme.name,
+                    "coloraxis": "coloraxis",
+                    "xaxis": f"x{suffix}",
+                    "yaxis": f"y{suffix}",
+                    "texttemplate": "%{z:.2f}",
+                    "textfont": {"size": 12},
+                    "xgap": 1,
+                    "ygap": 1,
+                    "hovertemplate": "query %{y} · key %{x}<br>logit %{z:.3f}<extra>"
+                    + scheme.name
+                    + "</extra>",
+                }
+            )
+            x_domain, y_domain = panel_domains(index)
+            layout[f"xaxis{suffix}"] = {
+                "domain": x_domain,
+                "anchor": f"y{suffix}",
+                "title": {"text": "key word · position n", "font": {"size": 12}, "standoff": 4},
+                "tickfont": {"size": 11},
+                "tickmode": "array",
+                "tickvals": list(range(len(SENTENCE))),
+                "side": "bottom",
+            }
+            layout[f"yaxis{suffix}"] = {
+                "domain": y_domain,
+                "anchor": f"x{suffix}",
+                "title": {"text": "query word · position m", "font": {"size": 12}, "standoff": 2},
+                "tickfont": {"size": 11},
+                "tickmode": "array",
+                "tickvals": list(range(len(SENTENCE))),
+                "autorange": "reversed",
+            }
+            layout["annotations"].append(
+                {
+                    "text": scheme.name,
+                    "x": float(np.mean(x_domain)),
+                    "y": y_domain[1] + 0.008,
+                    "xref": "paper",
+                    "yref": "paper",
+                    "xanchor": "center",
+                    "yanchor": "bottom",
+                    "showarrow": False,
+                    "font": {"size": 14},
+                }
+            )
+        return {"data": data, "layout": layout}
+
+    def view(self, *, shift: float, swap: float) -> View:
+        """Logits of the (possibly swapped) sentence at ``shift``, and each panel's change since ``t = 0``."""
+        shift = round(shift)
+        words = SWAPPED if round(swap) else SENTENCE
+        positions = shift + np.arange(len(words))
+        x_ticks = [f"{word}<br>{position:,}" for word, position in zip(words, positions, strict=True)]
+        y_ticks = [f"{word}<br>{position:,}" for word, position in zip(words, positions, strict=True)]
+        traces, layout, changes = [], {}, []
+        for index, scheme in enumerate(self.schemes):
+            suffix = "" if index == 0 else str(index + 1)
+            logits = sentence_logits(scheme, words, shift, self.head)
+            if logits is None:
+                z = [[None] * len(words) for _ in words]
+                title = f"<b>{scheme.name}</b><br>no vector for positions ≥ L = {scheme.max_positions}"
+                changes.append(f"{scheme.name} undefined")
+            else:
+                z = np.round(logits, 3).tolist()
+                change = float(np.abs(logits - sentence_logits(scheme, words, 0, self.head)).max())
+                title = f"<b>{scheme.name}</b><br>largest change since t = 0: {change:.2f}"
+                changes.append(f"{scheme.name} {change:.2f}")
+            traces.append({"z": z, "x": list(range(len(words))), "y": list(range(len(words)))})
+            layout[f"xaxis{suffix}.ticktext"] = x_ticks
+            layout[f"yaxis{suffix}.ticktext"] = y_ticks
+            layout[f"annotations[{index}].text"] = title
+        sentence = " ".join(words)
+        readout = (
+            f"“{sentence}” at positions {positions[0]:,}–{positions[-1]:,}. Largest change of a logit since "
+            f"t = 0: " + "; ".join(changes) + "."
+        )
+        return View(traces=traces, layout=layout, readout=readout)

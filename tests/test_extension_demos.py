@@ -1,0 +1,128 @@
+"""The context-extension demos show what the math says: each plotted array checked against rope_viz.scaling
+and rope_viz.extension (tests/test_demos.py checks the generic contract of every demo)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rope_viz as rv
+from rope_viz import extension
+from rope_viz.demos.extension_arcs import TrainedArcs
+from rope_viz.demos.extension_compare import UNIT_PAIRS, MethodComparison
+from rope_viz.demos.extension_dynamic import DynamicNtk
+from rope_viz.demos.extension_llama3 import Llama3Blend, llama3_curve, llama3_parameters
+from rope_viz.demos.extension_presets import (
+    PRESET_LABELS,
+    PRESET_ORDER,
+    PresetBands,
+    preset_scaling,
+)
+from rope_viz.demos.extension_resolution import InterpolationResolution
+from rope_viz.demos.extension_style import pair_range
+from rope_viz.demos.extension_yarn import YarnBands, yarn_parameters
+from rope_viz.figures.static import build_payload
+from rope_viz.scaling import dynamic_scale, yarn_correction_range
+
+
+def _y(update: dict) -> np.ndarray:
+    return np.array([np.nan if value is None else value for value in update["y"]], dtype=float)
+
+
+def test_arcs_bars_are_the_unseen_angles_and_the_band_starts_at_the_first_partial_pair():
+    view = TrainedArcs().view(trained_length=4096, target_length=16384, base=10_000)
+    theta = rv.inv_freq(128, 10_000.0)
+    unseen = np.degrees(extension.unseen_angles(4096, 16384, theta))
+    np.testing.assert_allclose(np.nan_to_num(_y(view.traces[3])), unseen, rtol=1e-3)
+    assert view.layout["shapes[0].x0"] == extension.first_partial_pair(4096, theta) - 0.5 == 45.5
+    assert "18 of them" in view.readout
+
+
+def test_arcs_when_the_target_is_shorter_nothing_is_new():
+    view = TrainedArcs().view(trained_length=8192, target_length=4096, base=10_000)
+    assert np.all(np.isnan(_y(view.traces[3])))
+    assert "none of them" in view.readout
+
+
+def test_resolution_rings_are_the_first_tokens_angles():
+    view = InterpolationResolution().view(factor=8, pair=0)
+    plain, ntk, pi = (np.array(update["theta"]) for update in view.traces[:3])
+    tokens = np.arange(8)
+    np.testing.assert_allclose(plain, np.degrees(np.mod(tokens * 1.0, 2 * np.pi)), rtol=1e-4)
+    np.testing.assert_allclose(ntk, plain, rtol=1e-4)  # the NTK-aware change leaves pair 0 alone
+    np.testing.assert_allclose(pi, np.degrees(tokens / 8.0), rtol=1e-4)
+
+
+def test_dynamic_markers_follow_both_rules():
+    demo = DynamicNtk()
+    for factor in (1, 2, 4):
+        view = demo.view(seq_len=12288, factor=factor)
+        code, paper = view.traces[2]["y"][0], view.traces[3]["y"][0]
+        parameters = rv.scaling.RopeParameters(
+            rope_type="dynamic", head_dim=128, factor=factor, max_position_embeddings=4096
+        )
+        assert code == pytest.approx(dynamic_scale(parameters, 12288), rel=1e-4)
+        assert paper == pytest.approx(3.0)
+    assert "agree" in demo.view(seq_len=12288, factor=1).readout
+
+
+def test_yarn_band_is_the_correction_range_and_the_temperature_is_squared():
+    view = YarnBands().view(factor=16, length=4096, beta_fast=32, beta_slow=1)
+    low, high = yarn_correction_range(yarn_parameters(16, 4096, 32, 1))
+    assert view.layout["shapes[0].x0"] == low - 0.5
+    assert view.layout["shapes[0].x1"] == high + 0.5
+    a, a_squared = view.traces[-1]["y"]
+    assert a == pytest.approx(0.1 * np.log(16) + 1, rel=1e-4)
+    assert a_squared == pytest.approx(a**2, rel=1e-4)
+
+
+def test_llama3_dense_curve_passes_through_the_pairs():
+    parameters = llama3_parameters(8, 1, 4, 8192)
+    wavelengths = rv.wavelengths(128, 500_000.0)
+    curve_x, curve_y = llama3_curve(parameters, wavelengths[-1])
+    from_pairs = rv.inv_freq(128, 500_000.0) / rv.scaling.from_config(parameters).inv_freq
+    interpolated = np.interp(np.log(wavelengths), np.log(curve_x), curve_y)
+    # piecewise-linear interpolation of a dense curve: close to the pairs' own slow-down
+    np.testing.assert_allclose(interpolated, from_pairs, rtol=0.02)
+    assert from_pairs[0] == 1.0 and from_pairs[-1] == 8.0
+    view = Llama3Blend().view(factor=8, low=1, high=4, length=8192)
+    assert view.layout["shapes[0].x0"] == 2048 and view.layout["shapes[0].x1"] == 8192
+
+
+def test_comparison_plain_curve_is_the_window_averaged_score():
+    view = MethodComparison().view(factor=4, length=4096, base=10_000)
+    plain = view.traces[5]
+    r = np.array(plain["x"])
+    expected = extension.window_averaged_scores(
+        UNIT_PAIRS, UNIT_PAIRS, r, half_width=0.1 * r, inv_freq=rv.inv_freq(128, 10_000.0)
+    )
+    np.testing.assert_allclose(plain["y"], expected, rtol=1e-3, atol=1e-3)
+    assert r.max() == 4 * 4096
+    assert "NTK-aware 17, PI 0, YaRN 0, Llama 3 0" in view.readout
+
+
+@pytest.mark.parametrize("index", range(len(PRESET_ORDER)))
+def test_preset_view_shows_the_classes_of_from_config(index):
+    view = PresetBands().view(preset=index)
+    scaling = preset_scaling(PRESET_ORDER[index])
+    for update, kind in zip(view.traces[:3], ("untouched", "blended", "interpolated"), strict=True):
+        shown = ~np.isnan(_y(update))
+        np.testing.assert_array_equal(shown, scaling.pair_classes == kind)
+    assert view.readout.startswith(PRESET_ORDER[index])
+
+
+def test_preset_slider_shows_model_names():
+    demo = PresetBands()
+    control = demo.controls[0]
+    assert control.labels is not None
+    texts = build_payload(demo)["controls"][0]["texts"]
+    assert texts == [PRESET_LABELS[name] for name in PRESET_ORDER]
+    assert max(len(text) for text in texts) <= 15  # fits the value column of the site's controls
+    assert set(PRESET_ORDER) == set(rv.presets.PRESETS)
+
+
+def test_pair_range_text():
+    assert pair_range([46, 47, 48]) == "46–48"
+    assert pair_range([7]) == "7"
+    assert pair_range([]) == "none"
+    assert pair_range([1, 3]) == "1, 3"

@@ -1,0 +1,59 @@
+"""The long-range decay demos plot what the math says: RoFormer's bound, its rises, the chain of inequalities,
+and score statistics that agree with the library functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rope_viz as rv
+from rope_viz.demos.long_range_decay import LONG_RANGE, SHORT_RANGE, DecayBound, ScoreVsDistance
+
+SETTINGS = [(10_000, 128), (500_000, 64), (100, 256)]
+
+
+@pytest.mark.parametrize(("base", "dim"), SETTINGS)
+def test_decay_bound_panel_is_roformers_bound_with_its_local_maxima(base, dim):
+    view = DecayBound().view(base=base, dim=dim)
+    bound = np.array(view.traces[0]["y"])
+    np.testing.assert_allclose(bound, rv.decay_bound(SHORT_RANGE, dim, base), rtol=1e-4)
+    assert bound[0] == pytest.approx((dim // 2 + 1) / 2)
+    tops = np.array(view.traces[1]["x"], dtype=int)
+    assert tops.size > 0
+    exact = rv.decay_bound(SHORT_RANGE, dim, base)
+    assert np.all(exact[tops] > exact[tops - 1]) and np.all(exact[tops] >= exact[tops + 1])
+
+
+@pytest.mark.parametrize(("base", "dim"), SETTINGS)
+def test_decay_bound_lower_panel_keeps_the_chain_of_inequalities(base, dim):
+    view = DecayBound().view(base=base, dim=dim)
+    bound = np.array(view.traces[2]["y"])
+    modulus = np.array(view.traces[3]["y"])
+    score = np.array([np.nan if value is None else value for value in view.traces[4]["y"]], dtype=float)
+    assert np.all(modulus <= bound)
+    shown = ~np.isnan(score)
+    assert np.all(score[shown] <= modulus[shown] * (1 + 1e-3))
+    assert shown.mean() > 0.9
+
+
+@pytest.mark.parametrize(("base", "dim"), SETTINGS)
+def test_score_vs_distance_shows_the_mean_inside_its_band(base, dim):
+    view = ScoreVsDistance().view(base=base, dim=dim)
+    mean = np.array(view.traces[3]["y"])
+    np.testing.assert_allclose(
+        mean, rv.expected_self_score(LONG_RANGE, dim, base), rtol=1e-3, atol=1e-3 * dim
+    )
+    band_y = np.array(view.traces[1]["y"])
+    upper, lower = band_y[: LONG_RANGE.size], band_y[LONG_RANGE.size :][::-1]
+    assert np.all(lower <= mean) and np.all(mean <= upper)
+    independent = np.array(view.traces[0]["y"])
+    np.testing.assert_allclose(np.abs(independent), np.sqrt(dim), rtol=1e-3)
+    np.testing.assert_allclose(view.traces[5]["y"], rv.wavelengths(dim, base), rtol=1e-4)
+
+
+def test_a_larger_base_slows_the_decay_of_the_aligned_mean():
+    demo = ScoreVsDistance()
+    small = np.array(demo.view(base=10_000, dim=128).traces[3]["y"])
+    large = np.array(demo.view(base=500_000, dim=128).traces[3]["y"])
+    far = LONG_RANGE > 100
+    assert large[far].mean() > small[far].mean()
