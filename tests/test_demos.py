@@ -16,6 +16,7 @@ import pytest
 import rope_viz.demos
 from rope_viz.demos.base import Control, Demo, View, _set_path
 from rope_viz.figures.static import MAX_PAYLOAD_BYTES, build_payload, site_figure
+from rope_viz.site.sphinx_ext import PLOTLY_BUNDLE_TRACE_TYPES
 from rope_viz.widgets.live import live_widget, plotly_update_arguments
 
 
@@ -70,6 +71,14 @@ def test_initial_figure_is_a_valid_plotly_figure_with_labelled_axes(demo):
         axis = layout[axis_name]
         if axis.visible is not False:
             assert axis.title.text, f"{axis_name} has no title"
+
+
+def test_demo_uses_only_trace_types_of_the_served_plotly_bundle(demo):
+    used = {trace.get("type", "scatter") for trace in demo.base_figure()["data"]}
+    assert used <= PLOTLY_BUNDLE_TRACE_TYPES, (
+        f"not in the site's plotly.js bundle: {used - PLOTLY_BUNDLE_TRACE_TYPES}"
+    )
+    assert not any(key.startswith("polar") for key in demo.base_figure()["layout"])
 
 
 def test_every_site_state_is_a_valid_figure(demo):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.clock_face import dial_axes, dial_traces, xy
 from rope_viz.frequencies import angles, inv_freq, wavelengths
 
 POSITIONS = (
@@ -38,7 +39,7 @@ POSITIONS = (
     10000,
     32768,
 )
-BASES = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
+BASES = (100, 1_000, 10_000, 100_000, 500_000, 1_000_000)
 SITE_DIMS = (16, 32, 64, 128, 256)
 LIVE_DIMS = tuple(range(16, 257, 16))
 
@@ -68,26 +69,27 @@ class MultiSpeedClocks(Demo):
     )
 
     def base_figure(self) -> dict:
-        """Polar clock face on the left, wavelength per pair (log scale) on the right."""
+        """Return the clock face above and the wavelength of every pair (log scale) below."""
         hands = {
-            "type": "scatterpolar",
+            "type": "scatter",
             "mode": "lines+markers",
-            "name": "hands",
-            "line": {"width": 1.5, "color": "rgba(120,120,120,0.7)"},
-            "marker": {"colorscale": HAND_COLORSCALE, "cmin": 0, "showscale": False},
-            "hovertemplate": "pair %{customdata[0]}<br>angle %{theta:.0f}°<br>"
-            "wavelength %{customdata[1]:,.1f} tokens<extra></extra>",
-            "subplot": "polar",
+            "name": "hand of pair i, at angle m·θᵢ",
+            "line": {"width": 1.5, "color": "rgba(128,128,128,0.8)"},
+            "marker": {"colorscale": HAND_COLORSCALE, "cmin": 0, "line": {"width": 0}},
+            "hovertemplate": "pair %{customdata[0]}<br>θ = %{customdata[1]:.4g} rad/token<br>"
+            "wavelength %{customdata[2]:,.1f} tokens<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y",
         }
         wavelength_curve = {
             "type": "scatter",
             "mode": "lines+markers",
             "name": "wavelength λᵢ = 2π/θᵢ",
             "marker": {"colorscale": HAND_COLORSCALE, "cmin": 0, "size": 7},
-            "line": {"color": "rgba(120,120,120,0.5)"},
+            "line": {"color": "rgba(128,128,128,0.6)"},
             "hovertemplate": "pair %{x}<br>wavelength %{y:,.1f} tokens<extra></extra>",
-            "xaxis": "x",
-            "yaxis": "y",
+            "xaxis": "x2",
+            "yaxis": "y2",
         }
         position_line = {
             "type": "scatter",
@@ -95,8 +97,8 @@ class MultiSpeedClocks(Demo):
             "name": "current position m",
             "line": {"color": "#d62728", "width": 2, "dash": "dash"},
             "hovertemplate": "position m = %{y:,} tokens<extra></extra>",
-            "xaxis": "x",
-            "yaxis": "y",
+            "xaxis": "x2",
+            "yaxis": "y2",
         }
         layout = {
             "height": 880,
@@ -104,13 +106,15 @@ class MultiSpeedClocks(Demo):
             "font": {"size": 15},
             "showlegend": True,
             "legend": {"orientation": "h", "x": 0.0, "y": -0.1},
-            "polar": {
-                "domain": {"x": [0.0, 1.0], "y": [0.46, 0.95]},
-                "radialaxis": {"visible": False, "range": [0, 1.05]},
-                "angularaxis": {"direction": "counterclockwise", "rotation": 0, "dtick": 45},
+            **dial_axes([0.0, 1.0], [0.46, 0.95]),
+            "xaxis2": {
+                "domain": [0.0, 1.0],
+                "anchor": "y2",
+                "title": {"text": "pair index i"},
+                "zeroline": False,
             },
-            "xaxis": {"domain": [0.0, 1.0], "title": {"text": "pair index i"}, "zeroline": False},
-            "yaxis": {
+            "yaxis2": {
+                "anchor": "x2",
                 "domain": [0.0, 0.34],
                 "type": "log",
                 "title": {"text": "wavelength λᵢ (tokens)"},
@@ -121,29 +125,23 @@ class MultiSpeedClocks(Demo):
                 _panel_title("tokens per full turn of each pair (log scale)", 0.385),
             ],
         }
-        return {"data": [hands, wavelength_curve, position_line], "layout": layout}
+        return {"data": [*dial_traces(), hands, wavelength_curve, position_line], "layout": layout}
 
     def view(self, *, position: float, base: float, dim: int) -> View:
-        """Hands at ``position`` for the frequencies of ``(dim, base)``, and the wavelength panel."""
+        """Return the hands at ``position`` for the frequencies of ``(dim, base)``, and the wavelengths."""
         dim = int(dim)
         pairs = dim // 2
         pair_index = np.arange(pairs)
-        hand_angle = np.round(hand_angles_degrees(position, dim, base)).astype(int)  # (d/2,)
+        theta = inv_freq(dim, base)  # (d/2,)
         tokens_per_turn = wavelengths(dim, base)  # (d/2,)
-        lengths = hand_lengths(dim)
+        tip_x, tip_y = xy(hand_lengths(dim), hand_angles_degrees(position, dim, base))
 
-        # Each hand is drawn from the centre out and back: r = 0, L_i, 0, L_{i+1}, ...
-        radius = np.zeros(2 * pairs)
-        radius[1::2] = lengths
-        theta = np.repeat(hand_angle, 2)
-        tip_size = np.tile([0, 11], pairs)
-        tip_color = np.repeat(pair_index, 2)
-        customdata = np.repeat(np.column_stack([pair_index, np.round(tokens_per_turn, 1)]), 2, axis=0)
+        # Each hand is drawn from the centre out and back: (0, 0), tip_0, (0, 0), tip_1, ...
+        hand_x = [coordinate for tip in tip_x for coordinate in (0, tip)]
+        hand_y = [coordinate for tip in tip_y for coordinate in (0, tip)]
+        hover = np.column_stack([pair_index, _significant(theta, 4), np.round(tokens_per_turn, 1)])
 
-        if position >= 1:
-            line_y = [position, position]
-        else:
-            line_y = [None, None]
+        line_y = [position, position] if position >= 1 else [None, None]
         turns = position / tokens_per_turn
         completed = int(np.count_nonzero(turns >= 1))
         readout = (
@@ -152,15 +150,18 @@ class MultiSpeedClocks(Demo):
             f"{turns[-1]:.3g} times (λ = {tokens_per_turn[-1]:,.0f} tokens). "
             f"{completed} of {pairs} pairs have completed at least one full turn."
         )
+        low, high = np.log10(tokens_per_turn[0]), np.log10(max(tokens_per_turn[-1], 32_768))
         return View(
             traces=[
+                {},
+                {},
                 {
-                    "r": radius.round(3).tolist(),
-                    "theta": theta.tolist(),
-                    "marker.size": tip_size.tolist(),
-                    "marker.color": tip_color.tolist(),
+                    "x": hand_x,
+                    "y": hand_y,
+                    "marker.size": np.tile([0, 11], pairs).tolist(),
+                    "marker.color": np.repeat(pair_index, 2).tolist(),
                     "marker.cmax": pairs - 1,
-                    "customdata": customdata.tolist(),
+                    "customdata": np.repeat(hover, 2, axis=0).tolist(),
                 },
                 {
                     "x": pair_index.tolist(),
@@ -170,7 +171,10 @@ class MultiSpeedClocks(Demo):
                 },
                 {"x": [0, pairs - 1], "y": line_y},
             ],
-            layout={"xaxis.range": [-0.5, pairs - 0.5]},
+            layout={
+                "xaxis2.range": [-0.5, pairs - 0.5],
+                "yaxis2.range": [round(low - 0.15, 3), round(high + 0.15, 3)],
+            },
             readout=readout,
         )
 

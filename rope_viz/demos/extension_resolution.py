@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.clock_face import dial_axes, dial_traces, xy
 from rope_viz.demos.extension_style import FONT_SIZE, NTK, PI, PLAIN, panel_title, significant
 from rope_viz.extension import neighbour_angles
 from rope_viz.frequencies import inv_freq
@@ -33,18 +34,19 @@ class InterpolationResolution(Demo):
     )
 
     def base_figure(self) -> dict:
-        """Polar clock of one pair above, angle between neighbours per pair (log scale) below."""
+        """Return the clock of one pair above and the angle between neighbours per pair (log scale) below."""
 
         def ring(name: str, color: str, symbol: str, text: bool) -> dict:
             return {
-                "type": "scatterpolar",
+                "type": "scatter",
                 "mode": "markers+text" if text else "markers",
                 "name": name,
                 "marker": {"color": color, "size": 11, "symbol": symbol, "line": {"width": 0}},
                 "textposition": "middle right",
                 "textfont": {"size": FONT_SIZE - 1},
-                "hovertemplate": "token %{customdata}<br>%{theta:.1f}°<extra>" + name + "</extra>",
-                "subplot": "polar",
+                "hovertemplate": "token %{customdata[0]}<br>%{customdata[1]:.1f}°<extra>" + name + "</extra>",
+                "xaxis": "x",
+                "yaxis": "y",
                 "showlegend": False,
             }
 
@@ -55,8 +57,8 @@ class InterpolationResolution(Demo):
                 "name": name,
                 "line": {"color": color, "width": 3, "dash": dash},
                 "hovertemplate": "pair %{x}<br>%{y:.3g}° per token<extra>" + name + "</extra>",
-                "xaxis": "x",
-                "yaxis": "y",
+                "xaxis": "x2",
+                "yaxis": "y2",
             }
 
         selected = {
@@ -65,6 +67,19 @@ class InterpolationResolution(Demo):
             "name": "selected pair",
             "marker": {"color": [PLAIN, NTK, PI], "size": 12, "symbol": ["circle", "diamond", "square"]},
             "hovertemplate": "pair %{x}: %{y:.3g}° per token<extra></extra>",
+            "showlegend": False,
+            "xaxis": "x2",
+            "yaxis": "y2",
+        }
+        ring_names = {
+            "type": "scatter",
+            "mode": "text",
+            "name": "ring names",
+            "x": [0.0, 0.0, 0.0],
+            "y": [RINGS["pi"] - 0.07, RINGS["ntk"] - 0.07, RINGS["plain"] - 0.07],
+            "text": ["PI", "NTK", "plain"],
+            "textfont": {"size": FONT_SIZE - 2, "color": "rgba(128,128,128,1)"},
+            "hoverinfo": "skip",
             "showlegend": False,
             "xaxis": "x",
             "yaxis": "y",
@@ -75,20 +90,15 @@ class InterpolationResolution(Demo):
             "font": {"size": FONT_SIZE},
             "showlegend": True,
             "legend": {"orientation": "h", "x": 0.0, "y": 0.4, "yanchor": "bottom"},
-            "polar": {
-                "domain": {"x": [0.1, 0.9], "y": [0.5, 0.95]},
-                "radialaxis": {
-                    "range": [0, 1.08],
-                    "tickvals": [RINGS["pi"], RINGS["ntk"], RINGS["plain"]],
-                    "ticktext": ["PI", "NTK", "plain"],
-                    "angle": 90,
-                    "tickangle": 90,
-                    "showline": False,
-                },
-                "angularaxis": {"direction": "counterclockwise", "rotation": 0, "dtick": 45},
+            **dial_axes([0.1, 0.9], [0.5, 0.95]),
+            "xaxis2": {
+                "domain": [0, 1],
+                "anchor": "y2",
+                "title": {"text": "pair index i"},
+                "zeroline": False,
             },
-            "xaxis": {"domain": [0, 1], "title": {"text": "pair index i"}, "zeroline": False},
-            "yaxis": {
+            "yaxis2": {
+                "anchor": "x2",
                 "domain": [0.0, 0.33],
                 "type": "log",
                 "title": {"text": "angle between neighbours (°/token)"},
@@ -101,6 +111,8 @@ class InterpolationResolution(Demo):
             ],
         }
         data = [
+            *dial_traces((RINGS["pi"], RINGS["ntk"], RINGS["plain"])),
+            ring_names,
             ring("plain RoPE", PLAIN, "circle", True),
             ring("NTK-aware", NTK, "diamond", False),
             ring("PI", PI, "square", False),
@@ -121,10 +133,11 @@ class InterpolationResolution(Demo):
         rings = []
         for key, frequencies in (("plain", theta), ("ntk", ntk_theta), ("pi", pi_theta)):
             angle = np.degrees(np.mod(tokens * frequencies[pair], 2 * np.pi))
+            x, y = xy(np.full(TOKENS, RINGS[key]), angle)
             update = {
-                "r": [RINGS[key]] * TOKENS,
-                "theta": significant(angle, 5),
-                "customdata": tokens.tolist(),
+                "x": x,
+                "y": y,
+                "customdata": np.column_stack([tokens, np.round(angle, 1)]).tolist(),
             }
             if key == "plain":
                 update["text"] = [str(token) for token in tokens]
@@ -146,6 +159,9 @@ class InterpolationResolution(Demo):
             readout += "."
         return View(
             traces=[
+                {},
+                {},
+                {},
                 *rings,
                 {"x": pair_index.tolist(), "y": significant(degrees["plain"])},
                 {"x": pair_index.tolist(), "y": significant(degrees["ntk"])},
@@ -155,6 +171,6 @@ class InterpolationResolution(Demo):
                     "y": significant([degrees["plain"][pair], degrees["ntk"][pair], degrees["pi"][pair]]),
                 },
             ],
-            layout={"xaxis.range": [-1, DIM // 2]},
+            layout={"xaxis2.range": [-1, DIM // 2]},
             readout=readout,
         )

@@ -63,7 +63,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     ]
     result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=900)
     log = result.stdout + result.stderr
-    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)  # screenshots of pages that no longer exist must not linger
+    ARTIFACTS.mkdir()
     (ARTIFACTS / "build.log").write_text(log, encoding="utf-8")
     html = output / "_build" / "html"
     return BuiltSite(html=html, returncode=result.returncode, log=log)

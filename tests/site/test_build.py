@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import plotly
 import yaml
 
-from rope_viz.site.sphinx_ext import plotly_js_path
+from rope_viz.site.sphinx_ext import plotly_js_path, plotly_js_version
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -49,6 +50,11 @@ def test_pages_load_no_script_or_stylesheet_from_another_host(built_site):
         text = _read(page)
         for source in SCRIPT_SOURCES.findall(text) + STYLESHEETS.findall(text):
             assert not re.match(r"^(https?:)?//", source), f"{page.name} loads {source}"
+
+
+def test_served_plotly_js_has_the_version_the_plotly_package_ships():
+    shipped = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    assert plotly_js_version(plotly_js_path()) == plotly_js_version(shipped)
 
 
 def test_plotly_js_is_served_once_and_only_on_pages_with_a_figure(built_site):

@@ -1,0 +1,77 @@
+"""Drawing helpers for clock faces on ordinary x/y axes.
+
+The site serves Plotly's cartesian bundle (a third of the full bundle's size, so pages become interactive
+sooner), which has no polar subplots; a clock is therefore drawn on a pair of hidden, equally scaled axes.
+Angles are measured counter-clockwise from the positive x axis, in degrees, as in the rest of the course.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Angles at which the dial is labelled, in degrees.
+DIAL_LABELS = (0, 45, 90, 135, 180, 225, 270, 315)
+
+
+def xy(radius: object, angle_degrees: object, decimals: int = 3) -> tuple[list[float], list[float]]:
+    """Return the points ``(r cos a, r sin a)`` for radii ``r`` and angles ``a`` in degrees, rounded."""
+    radius = np.asarray(radius, dtype=float)
+    angle = np.radians(np.asarray(angle_degrees, dtype=float))
+    x = np.round(radius * np.cos(angle), decimals) + 0.0  # + 0.0 turns -0.0 into 0.0
+    y = np.round(radius * np.sin(angle), decimals) + 0.0
+    return x.tolist(), y.tolist()
+
+
+def dial_traces(rings: tuple[float, ...] = (1.0,), *, axes: tuple[str, str] = ("x", "y")) -> list[dict]:
+    """Return the constant parts of a clock face: circles of the given radii and degree labels."""
+    angle = np.linspace(0.0, 360.0, 181)
+    circles_x: list[float | None] = []
+    circles_y: list[float | None] = []
+    for ring in rings:
+        x, y = xy(np.full(angle.shape, ring), angle)
+        circles_x += [*x, None]
+        circles_y += [*y, None]
+    label_x, label_y = xy(np.full(len(DIAL_LABELS), max(rings) * 1.2), DIAL_LABELS)
+    common = {"xaxis": axes[0], "yaxis": axes[1], "hoverinfo": "skip", "showlegend": False}
+    return [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "name": "dial",
+            "x": circles_x,
+            "y": circles_y,
+            "line": {"color": "rgba(128,128,128,0.55)", "width": 1},
+            **common,
+        },
+        {
+            "type": "scatter",
+            "mode": "text",
+            "name": "degrees",
+            "x": label_x,
+            "y": label_y,
+            "text": [f"{angle}°" for angle in DIAL_LABELS],
+            "textfont": {"size": 13, "color": "rgba(128,128,128,1)"},
+            **common,
+        },
+    ]
+
+
+def dial_axes(
+    domain_x: list[float], domain_y: list[float], *, extent: float = 1.25, x_name: str = "x"
+) -> dict:
+    """Return layout entries for a pair of hidden, equally scaled axes that hold one clock face.
+
+    ``x_name`` is the x axis's short name (``"x"``, ``"x2"``, ...); the y axis gets the matching number.
+    """
+    suffix = x_name[1:]
+    hidden = {
+        "visible": False,
+        "range": [-extent, extent],
+        "fixedrange": True,
+        "showgrid": False,
+        "zeroline": False,
+    }
+    return {
+        f"xaxis{suffix}": {**hidden, "domain": domain_x},
+        f"yaxis{suffix}": {**hidden, "domain": domain_y, "scaleanchor": x_name, "scaleratio": 1},
+    }
