@@ -50,6 +50,7 @@ async ([figureIndex, sliderIndex, steps]) => {
   const frame = () => new Promise(resolve => requestAnimationFrame(() => setTimeout(resolve, 0)));
   const max = Number(input.max);
   const times = [];
+  const paths = [];
   const baseline = [];
   let direction = 1;
   for (let k = 0; k < steps; k++) {
@@ -66,8 +67,9 @@ async ([figureIndex, sliderIndex, steps]) => {
     await rendered;
     await frame();
     times.push(performance.now() - t1);
+    paths.push(figure.dataset.path);
   }
-  return {times, baseline};
+  return {times, baseline, paths};
 }
 """
 
@@ -122,7 +124,7 @@ def measure_pages(html: Path, url: str, steps: int, loads: int) -> dict:
         for path in html.rglob("*.html")
         if path.relative_to(html).parts[0] not in {"_static", "_sources", "index.html"}
     )
-    results: dict = {"pages": {}, "latency_ms": [], "baseline_ms": [], "first_figure_ms": []}
+    results: dict = {"pages": {}, "latency_ms": [], "paths": [], "baseline_ms": [], "first_figure_ms": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         for relative in pages:
@@ -154,6 +156,7 @@ def measure_pages(html: Path, url: str, steps: int, loads: int) -> dict:
                 for slider_index in range(sliders.count()):
                     measured = page.evaluate(STEP_SCRIPT, [figure_index, slider_index, steps])
                     results["latency_ms"] += measured["times"]
+                    results["paths"] += measured["paths"]
                     results["baseline_ms"] += measured["baseline"]
             context.close()
             if figures:
@@ -197,6 +200,9 @@ def main() -> None:
     with_figures = [info["bytes"] for info in measured["pages"].values() if info["figures"]]
     without = [info["bytes"] for info in measured["pages"].values() if not info["figures"]]
     frame = statistics.median(baseline)
+    by_path = {"fast": [], "full": []}
+    for step, path in zip(latency, measured["paths"], strict=True):
+        by_path[path].append(step)
     lines = [
         "| measurement | value | ratio to baseline |",
         "| --- | ---: | ---: |",
@@ -207,6 +213,15 @@ def main() -> None:
         f"| slider step, input to repaint, p95 | {percentile(latency, 0.95):.1f} ms | "
         f"{percentile(latency, 0.95) / frame:.2f} × empty frame |",
         f"| slider steps measured | {len(latency)} | |",
+        *[
+            f"| {name} redraws ({len(subset)} steps): p50 / p95 | "
+            f"{percentile(subset, 0.5):.1f} / {percentile(subset, 0.95):.1f} ms | |"
+            for name, subset in (
+                ("scatter-only, same layout (Plotly.animate, no full redraw)", by_path["fast"]),
+                ("full (Plotly.update)", by_path["full"]),
+            )
+            if subset
+        ],
         f"| first interactive figure after navigation, median | {statistics.median(first):.0f} ms | "
         f"goal < 1000 ms: {statistics.median(first) / 1000:.2f} of it |",
         f"| first interactive figure, worst of {len(first)} loads | {max(first):.0f} ms | |",

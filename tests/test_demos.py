@@ -4,10 +4,8 @@ values between the site's precomputed steps."""
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
-import pkgutil
 
 import numpy as np
 import plotly.graph_objects as go
@@ -19,20 +17,7 @@ from rope_viz.figures.static import MAX_PAYLOAD_BYTES, build_payload, site_figur
 from rope_viz.site.sphinx_ext import PLOTLY_BUNDLE_TRACE_TYPES
 from rope_viz.widgets.live import live_widget, plotly_update_arguments
 
-
-def _all_demo_classes() -> list[type[Demo]]:
-    for module in pkgutil.iter_modules(rope_viz.demos.__path__):
-        importlib.import_module(f"rope_viz.demos.{module.name}")
-    found, stack = [], list(Demo.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if not getattr(cls, "__abstractmethods__", None) and cls.__module__.startswith("rope_viz.demos"):
-            found.append(cls)
-    return sorted(set(found), key=lambda cls: cls.__name__)
-
-
-DEMOS = _all_demo_classes()
+DEMOS = rope_viz.demos.all_demos()
 
 
 def test_the_demos_are_found():

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import rope_viz as rv
+from rope_viz import _rotation_kernels as kernels
 from rope_viz import rotation
 from tests.conftest import (
     CONVENTIONS,
@@ -38,12 +39,12 @@ ATOL = 1e-9
 @contextlib.contextmanager
 def block_elements(value: int) -> Iterator[None]:
     """Run with a different block size, to drive the blocked kernels through many (partial) blocks."""
-    saved = rotation.BLOCK_ELEMENTS
-    rotation.BLOCK_ELEMENTS = value
+    saved = kernels.BLOCK_ELEMENTS
+    kernels.BLOCK_ELEMENTS = value
     try:
         yield
     finally:
-        rotation.BLOCK_ELEMENTS = saved
+        kernels.BLOCK_ELEMENTS = saved
 
 
 @st.composite
@@ -280,9 +281,9 @@ def test_float64_cos_sin_is_as_accurate_as_the_angle(pos, by_angle_addition):
     frequencies = np.array(hand_frequencies(64, 10000.0))
     shape = (pos.size, 32)
     split_cos, split_sin = np.empty(shape), np.empty(shape)
-    assert rotation._fill_cos_sin_split(pos, frequencies, split_cos, split_sin) is by_angle_addition
+    assert kernels.fill_cos_sin_split(pos, frequencies, split_cos, split_sin) is by_angle_addition
     cos_out, sin_out = np.empty(shape), np.empty(shape)
-    rotation._fill_cos_sin(pos, frequencies, cos_out, sin_out)
+    kernels.fill_cos_sin(pos, frequencies, cos_out, sin_out)
     angle = np.outer(pos, frequencies)
     # The float64 angle m * theta is itself rounded (by up to half an ulp of the angle); angle addition may
     # land on another of those roundings, so allow two ulps of the angle plus a few ulps of the result.

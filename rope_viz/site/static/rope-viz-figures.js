@@ -162,9 +162,9 @@
       readout.textContent = state.r;
       var layout = layoutUpdate(state);
       var layoutKey = JSON.stringify(layout);
-      var drawn = canMoveFast(state, layoutKey)
-        ? moveFast(state)
-        : Plotly.update(plot, dataUpdate(state), layout, traceIndices);
+      var fast = canMoveFast(state, layoutKey);
+      root.dataset.path = fast ? "fast" : "full";
+      var drawn = fast ? moveFast(state) : Plotly.update(plot, dataUpdate(state), layout, traceIndices);
       appliedLayout = layoutKey;
       drawn.then(function () {
         busy = false;
