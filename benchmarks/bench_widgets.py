@@ -7,7 +7,7 @@ Run from the repository root::
 Each step sets one slider of a :class:`rope_viz.widgets.LiveDemo` to a random value inside its live range (not
 only the site's precomputed steps) and records the time from the value change to the end of the update
 message (compute plus ``plotly_update``). The browser's own redraw is not included: measure it on the site
-with ``bench_site.py``. Baseline, in the same process: the same ``plotly_update`` call changing one layout value.
+with ``bench_site.py``. Baseline, in the same process: a ``plotly_update`` that changes one layout value.
 """
 
 from __future__ import annotations
