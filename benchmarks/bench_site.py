@@ -21,27 +21,15 @@ What is measured, each in this one process:
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
+from rope_viz.site import local
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 STEP_SCRIPT = """
 async ([figureIndex, sliderIndex, steps]) => {
@@ -82,51 +70,22 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def build(output: Path) -> float:
     """Seconds for one ``jupyter-book build`` of the whole book into ``output`` (warnings are errors)."""
-    command = [
-        str(Path(sys.executable).parent / "jupyter-book"),
-        "build",
-        str(ROOT),
-        "--path-output",
-        str(output),
-        "--builder",
-        "html",
-        "-W",
-        "-n",
-        "--keep-going",
-    ]
     start = time.perf_counter()
-    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    result = local.build(ROOT, output)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return elapsed
 
 
-def serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    """Serve ``directory`` on 127.0.0.1 at a free port."""
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    handler = functools.partial(Quiet, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 def measure_pages(html: Path, url: str, steps: int, loads: int) -> dict:
     """Page weight, slider latency and first-figure time for every page, in Debian's chromium."""
     from playwright.sync_api import sync_playwright
 
-    pages = sorted(
-        str(path.relative_to(html))
-        for path in html.rglob("*.html")
-        if path.relative_to(html).parts[0] not in {"_static", "_sources", "index.html"}
-    )
+    pages = [str(path.relative_to(html)) for path in local.pages(html)]
     results: dict = {"pages": {}, "latency_ms": [], "paths": [], "baseline_ms": [], "first_figure_ms": []}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=local.CHROMIUM, args=list(local.CHROMIUM_ARGS))
         for relative in pages:
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             page = context.new_page()
@@ -188,7 +147,7 @@ def main() -> None:
         cold = build(output)
         warm = build(output)
         html = output / "_build" / "html"
-        server, url = serve(html)
+        server, url = local.serve(html)
         try:
             measured = measure_pages(html, url, args.steps, args.loads)
         finally:

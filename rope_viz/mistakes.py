@@ -10,7 +10,7 @@ are :func:`rope_viz.rotate`, :func:`rope_viz.score` and :func:`rope_viz.inv_freq
   never mixed, and the score of a query and a key depends on ``m + n`` as well as on ``m - n``.
 * :func:`score_sign_flipped_on_key`: the query is turned by ``+m theta`` and the key by ``-n theta``. The
   score then depends on ``m + n`` instead of ``m - n``. (Flipping the sign for *both* is harmless: the score
-  becomes a function of ``n - m``.)
+  at ``(m, n)`` becomes the usual score at ``(n, m)``, still a function of the offset alone.)
 * :func:`inv_freq_wrong_exponent`: the frequency schedule with a lost minus sign or a lost factor 2.
 """
 

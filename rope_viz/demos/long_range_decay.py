@@ -26,7 +26,7 @@ from rope_viz.scores import relative_scores
 BASES = (100, 1000, 10_000, 100_000, 500_000, 1_000_000)
 SITE_DIMS = (32, 64, 128, 256)
 LIVE_DIMS = tuple(range(16, 257, 16))
-SHORT_RANGE = np.arange(257, dtype=float)  # the distances of RoFormer's Figure 2 (0 .. 256)
+SHORT_RANGE = np.arange(257, dtype=float)  # distances 0 .. 256 (the paper does not state its figure's range)
 #: Log-spaced whole distances from 1 to 100,000 tokens.
 LONG_RANGE = np.unique(np.round(np.logspace(0, 5, 220)))
 REFERENCE_BASE = 10_000.0

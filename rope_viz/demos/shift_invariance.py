@@ -3,7 +3,7 @@
 Three schemes, one fixed content ``q``, ``k`` (the ``d = 8`` vectors of the worked example reproduced in the
 chapter): RoPE rotates them by their positions; added sinusoidal embeddings add ``PE(m)`` to them; the
 element-wise sin/cos product (a broken "RoPE" found in tutorials) multiplies them by ``[sin, cos]``. Moving
-the window by a shift ``s`` leaves RoPE's grid unchanged and changes the other two. The lower panel plots
+the window by a shift ``t`` leaves RoPE's grid unchanged and changes the other two. The lower panel plots
 every cell of the grid against its offset ``m - n``: one value per offset (a curve) exactly when the score
 depends on the offset alone.
 """
@@ -58,7 +58,7 @@ class ShiftInvariance(Demo):
     title = "Shift both positions: which score grid stays the same?"
     controls = (
         Control("scheme", "scheme", (0, 1, 2), 0, 0, 2, integer=True, choices=(0, 1, 2), labels=SHORT_NAMES),
-        Control("shift", "shift s of both positions", SHIFTS, 0, 0, 5000, unit="tokens", integer=True),
+        Control("shift", "shift t of both positions", SHIFTS, 0, 0, 5000, unit="tokens", integer=True),
     )
 
     def __init__(self) -> None:
@@ -144,7 +144,7 @@ class ShiftInvariance(Demo):
                 "range": [-WINDOW, WINDOW],
                 "zeroline": False,
             },
-            "yaxis2": {"domain": [0.0, 0.34], "title": {"text": "score q·k"}, "anchor": "x2"},
+            "yaxis2": {"domain": [0.0, 0.34], "title": {"text": "score s(m, n)"}, "anchor": "x2"},
             "annotations": [
                 _panel_title("score of every (query position m, key position n) in the window", 1.035),
                 _panel_title("the same scores against their offset: one value per offset?", 0.385),
