@@ -15,7 +15,7 @@ SETUP_TAG = "colab-setup"
 
 _TEMPLATE = """\
 # Colab only: install the course package and turn on its widgets.
-# (Binder and a local install already have both; on the course site this cell is hidden.)
+# (Binder and local installs have both; the course site hides this cell.)
 import sys
 
 if "google.colab" in sys.modules:
