@@ -43,7 +43,9 @@ setup_python() {
   want=$(cat requirements.txt requirements-dev.txt pyproject.toml | sha256sum | cut -d' ' -f1)
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     "$PY" -m pip install --quiet --upgrade pip
-    "$PY" -m pip install --quiet -r requirements-dev.txt -e ".[figures]"
+    "$PY" -m pip install --quiet -r requirements-dev.txt
+    # requirements.txt installs the package as Binder does; make it editable for development.
+    "$PY" -m pip install --quiet --no-deps -e .
     echo "$want" >"$stamp"
   fi
 }
