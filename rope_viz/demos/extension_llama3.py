@@ -19,7 +19,9 @@ from rope_viz.demos.extension_style import (
     band_shape,
     masked,
     panel_title,
+    reference_line,
     significant,
+    wavelength_trace,
 )
 from rope_viz.frequencies import inv_freq, wavelengths
 from rope_viz.scaling import RopeParameters, classify_pairs, llama3_frequencies, llama3_wavelength_bands
@@ -108,33 +110,6 @@ class Llama3Blend(Demo):
             "yaxis": "y",
         }
 
-        def wave(name: str, color: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "name": name,
-                "line": {"color": color, "width": 2.5, "dash": dash},
-                "marker": {"color": color, "size": 5},
-                "hovertemplate": "pair %{x}<br>λ = %{y:,.0f} tokens<extra>" + name + "</extra>",
-                "xaxis": "x2",
-                "yaxis": "y2",
-                "legend": "legend2",
-            }
-
-        def level(name: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": "lines+text",
-                "name": name,
-                "line": {"color": PLAIN, "width": 1.5, "dash": dash},
-                "textposition": "top right",
-                "cliponaxis": False,
-                "hoverinfo": "skip",
-                "showlegend": False,
-                "xaxis": "x2",
-                "yaxis": "y2",
-            }
-
         layout = {
             "height": 860,
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
@@ -176,10 +151,10 @@ class Llama3Blend(Demo):
         data = [
             *classes,
             rule,
-            wave("before: 2π/θᵢ", PLAIN, "dash"),
-            wave("after: 2π/θᵢ′", LLAMA3, "solid"),
-            level("L", "dash"),
-            level("s·L", "dot"),
+            wavelength_trace("before: 2π/θᵢ", PLAIN, "dash"),
+            wavelength_trace("after: 2π/θᵢ′", LLAMA3, "solid"),
+            reference_line("L", "dash"),
+            reference_line("s·L", "dot"),
         ]
         return {"data": data, "layout": layout}
 

@@ -17,7 +17,9 @@ from rope_viz.demos.extension_style import (
     PLAIN,
     masked,
     panel_title,
+    reference_line,
     significant,
+    wavelength_trace,
 )
 from rope_viz.extension import scaling_summary
 from rope_viz.presets import PRESETS
@@ -97,38 +99,11 @@ class PresetBands(Demo):
                 }
             )
 
-        def wave(name: str, color: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "name": name,
-                "line": {"color": color, "width": 2.5, "dash": dash},
-                "marker": {"color": color, "size": 4},
-                "hovertemplate": "pair %{x}<br>λ = %{y:,.0f} tokens<extra>" + name + "</extra>",
-                "xaxis": "x2",
-                "yaxis": "y2",
-                "legend": "legend2",
-            }
-
-        def level(name: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": "lines+text",
-                "name": name,
-                "line": {"color": PLAIN, "width": 1.5, "dash": dash},
-                "textposition": "top right",
-                "cliponaxis": False,
-                "hoverinfo": "skip",
-                "showlegend": False,
-                "xaxis": "x2",
-                "yaxis": "y2",
-            }
-
         data += [
-            wave("plain RoPE, same base", PLAIN, "dash"),
-            wave("with the model's scaling", LONGROPE, "solid"),
-            level("original length", "dash"),
-            level("max_position_embeddings", "dot"),
+            wavelength_trace("plain RoPE, same base", PLAIN, "dash", marker_size=4),
+            wavelength_trace("with the model's scaling", LONGROPE, "solid", marker_size=4),
+            reference_line("original length", "dash"),
+            reference_line("max_position_embeddings", "dot"),
         ]
         layout = {
             "height": 860,

@@ -45,6 +45,37 @@ def panel_title(text: str, y: float) -> dict:
     }
 
 
+def wavelength_trace(name: str, color: str, dash: str, *, marker_size: int = 5) -> dict:
+    """Return a wavelength-per-pair curve on the lower panel (axes ``x2``, ``y2``, legend ``legend2``)."""
+    return {
+        "type": "scatter",
+        "mode": "lines+markers",
+        "name": name,
+        "line": {"color": color, "width": 2.5, "dash": dash},
+        "marker": {"color": color, "size": marker_size},
+        "hovertemplate": "pair %{x}<br>λ = %{y:,.0f} tokens<extra>" + name + "</extra>",
+        "xaxis": "x2",
+        "yaxis": "y2",
+        "legend": "legend2",
+    }
+
+
+def reference_line(name: str, dash: str, *, axes: tuple[str, str] = ("x2", "y2")) -> dict:
+    """Return a labelled grey reference line (a length, a band edge); the view sets its points and label."""
+    return {
+        "type": "scatter",
+        "mode": "lines+text",
+        "name": name,
+        "line": {"color": PLAIN, "width": 1.5, "dash": dash},
+        "textposition": "top right",
+        "cliponaxis": False,
+        "hoverinfo": "skip",
+        "showlegend": False,
+        "xaxis": axes[0],
+        "yaxis": axes[1],
+    }
+
+
 def band_shape(xref: str, yref: str, color: str) -> dict:
     """Return a translucent vertical band spanning a panel's height; the view sets ``x0`` and ``x1``."""
     return {

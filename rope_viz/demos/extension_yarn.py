@@ -18,6 +18,7 @@ from rope_viz.demos.extension_style import (
     band_shape,
     masked,
     panel_title,
+    reference_line,
     significant,
 )
 from rope_viz.extension import turns, yarn_paper_frequencies
@@ -73,20 +74,6 @@ class YarnBands(Demo):
                     "yaxis": "y",
                 }
             )
-
-        def edge(name: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": "lines+text",
-                "name": name,
-                "line": {"color": PLAIN, "width": 1.5, "dash": dash},
-                "textposition": "top right",
-                "cliponaxis": False,
-                "hoverinfo": "skip",
-                "showlegend": False,
-                "xaxis": "x",
-                "yaxis": "y",
-            }
 
         def slowdown(name: str, color: str, mode: str, dash: str) -> dict:
             return {
@@ -173,8 +160,8 @@ class YarnBands(Demo):
         }
         data = [
             *classes,
-            edge("beta_fast", "dash"),
-            edge("beta_slow", "dot"),
+            reference_line("beta_fast", "dash", axes=("x", "y")),
+            reference_line("beta_slow", "dot", axes=("x", "y")),
             slowdown("transformers (ramp linear in pair index)", YARN, "lines+markers", "solid"),
             slowdown("paper (ramp linear in turns r)", PLAIN, "lines", "dash"),
             temperature("on cos and sin: a = 0.1·ln s + 1", YARN, "dash"),
