@@ -305,8 +305,12 @@ class SignConvention(Demo):
     start = (4, 1)
     shifts = tuple(range(25))
     controls = (
-        Control("sign_q", "q turns by (±1)·mθ", (-1, 1), 1, -1, 1, integer=True, choices=(-1, 1)),
-        Control("sign_k", "k turns by (±1)·nθ", (-1, 1), 1, -1, 1, integer=True, choices=(-1, 1)),
+        Control(
+            "sign_q", "q turns by", (-1, 1), 1, -1, 1, integer=True, choices=(-1, 1), labels=("−mθ", "+mθ")
+        ),
+        Control(
+            "sign_k", "k turns by", (-1, 1), 1, -1, 1, integer=True, choices=(-1, 1), labels=("−nθ", "+nθ")
+        ),
         Control("theta", "frequency θ", (0.25, 0.5, 1.0), 0.5, 0.01, 3.14, unit="rad/token"),
     )
 

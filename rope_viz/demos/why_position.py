@@ -53,7 +53,9 @@ class ShiftTheSentence(Demo):
     title = "Shift the sentence: which position schemes keep the attention logits?"
     controls = (
         Control("shift", "shift t", SHIFTS, 0, 0, 1000, unit="tokens", integer=True),
-        Control("swap", "swap dog ↔ man", (0, 1), 0, 0, 1, integer=True),
+        Control(
+            "swap", "swap dog ↔ man", (0, 1), 0, 0, 1, integer=True, choices=(0, 1), labels=("no", "yes")
+        ),
     )
 
     def __init__(self) -> None:
