@@ -88,3 +88,15 @@ def check_real_array(values: object, name: str, *, finite: bool = True) -> np.nd
     if finite and not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must hold finite numbers; got a NaN or an infinity")
     return array
+
+
+def check_vector_pair(q: object, k: object) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``q`` and ``k`` as float64 vectors, checked finite and of one even size ``(dim,)``."""
+    q = check_real_array(q, "q").astype(np.float64, copy=False)
+    k = check_real_array(k, "k").astype(np.float64, copy=False)
+    if q.ndim != 1 or k.ndim != 1 or q.shape != k.shape:
+        raise ValueError(
+            f"q and k must be vectors of the same size (dim,), got shapes {q.shape} and {k.shape}"
+        )
+    check_dim(q.shape[0], "the size of q and k (dim)")
+    return q, k

@@ -17,120 +17,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_real_array
+from rope_viz._validation import (
+    check_base,
+    check_dim,
+    check_finite,
+    check_vector_pair,
+)
 from rope_viz.frequencies import inv_freq as _inv_freq
+from rope_viz.phases import check_frequencies, pair_products, partial_sums, phases, relative_bound
 from rope_viz.rotation import resolve_inv_freq
 
-
-def _frequencies(inv_freq: object) -> np.ndarray:
-    frequencies = check_finite(inv_freq, "inv_freq")
-    if frequencies.ndim != 1 or frequencies.size == 0 or np.any(frequencies <= 0):
-        raise ValueError(
-            f"inv_freq must be a 1-D array of positive frequencies, got shape {frequencies.shape}"
-        )
-    return frequencies
-
-
-def _phases(distances: object, frequencies: np.ndarray) -> np.ndarray:
-    """``exp(1j r theta_i)``, shape ``distances.shape + (d/2,)``."""
-    distances = check_finite(distances, "distances")
-    return np.exp(1j * np.multiply.outer(distances, frequencies))
-
-
-def _check_pair(q: object, k: object) -> tuple[np.ndarray, np.ndarray]:
-    q = check_real_array(q, "q").astype(np.float64, copy=False)
-    k = check_real_array(k, "k").astype(np.float64, copy=False)
-    if q.ndim != 1 or q.shape != k.shape:
-        raise ValueError(
-            f"q and k must be vectors of the same size (dim,), got shapes {q.shape} and {k.shape}"
-        )
-    check_dim(q.shape[0], "the size of q and k (dim)")
-    return q, k
-
-
-def pair_products(q: object, k: object, convention: str = "interleaved") -> np.ndarray:
-    """Return the complex pair products ``h_i = q_i conj(k_i)`` whose phases RoPE turns by ``r theta_i``.
-
-    Implements ``h_i = (q_a + 1j q_b)(k_a - 1j k_b)`` for pair ``(a, b)`` of ``convention`` (``(2i, 2i+1)``
-    interleaved, ``(i, i + d/2)`` half), so that ``score(r) = Re[sum_i h_i exp(1j r theta_i)]`` (RoFormer,
-    Su et al. 2021, arXiv:2104.09864, sec. 3.4.3).
-
-    Parameters
-    ----------
-    q, k : array_like
-        Shape ``(dim,)`` each; finite.
-    convention : {"interleaved", "half"}
-        Pairing convention.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(dim // 2,)``, complex128.
-
-    Examples
-    --------
-    >>> pair_products([1.0, 2.0], [3.0, 4.0])
-    array([11.+2.j])
-
-    """
-    convention = check_convention(convention)
-    q, k = _check_pair(q, k)
-    half = q.shape[0] // 2
-    if convention == "interleaved":
-        qc, kc = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2]
-    else:
-        qc, kc = q[:half] + 1j * q[half:], k[:half] + 1j * k[half:]
-    return qc * np.conj(kc)
-
-
-def partial_sums(distances: object, inv_freq: object) -> np.ndarray:
-    """RoFormer's partial sums of the pairs' phases, ``S_j(r) = sum_{i=0}^{j-1} exp(1j r theta_i)``.
-
-    Implements ``S_j`` for ``j = 1 .. d/2`` (Su et al. 2021, arXiv:2104.09864, sec. 3.4.3; ``S_0 = 0`` is left
-    out). ``|S_j(0)| = j``: at distance 0 all phases are 1 and add up.
-
-    Parameters
-    ----------
-    distances : array_like
-        Relative distances ``r``, any shape; finite.
-    inv_freq : array_like
-        Shape ``(d/2,)``: positive frequencies ``theta_i`` in radians per token.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``distances.shape + (d/2,)``, complex128; entry ``[..., j - 1]`` is ``S_j``.
-
-    """
-    return np.cumsum(_phases(distances, _frequencies(inv_freq)), axis=-1)
-
-
-def relative_bound(distances: object, inv_freq: object) -> np.ndarray:
-    """Compute RoFormer's content-free bound ``B(r) = (1/(d/2)) sum_{j=1}^{d/2} |S_j(r)|`` for any theta_i.
-
-    Implements the quantity of Su et al. 2021 (arXiv:2104.09864, sec. 3.4.3, Figure 2) with the given
-    frequencies; :func:`rope_viz.decay_bound` is the case ``theta_i = base ** (-2i/d)``. ``B(0) =
-    (d/2 + 1)/2``.
-
-    Parameters
-    ----------
-    distances : array_like
-        Relative distances ``r``, any shape; finite.
-    inv_freq : array_like
-        Shape ``(d/2,)``: positive frequencies, e.g. :func:`rope_viz.inv_freq` or a scaled set.
-
-    Returns
-    -------
-    numpy.ndarray
-        Same shape as ``distances``, float64.
-
-    Examples
-    --------
-    >>> print(relative_bound([0.0], [1.0, 0.1, 0.01, 0.001]))
-    [2.5]
-
-    """
-    return np.abs(partial_sums(distances, inv_freq)).mean(axis=-1)
+__all__ = [
+    "abel_bound",
+    "abel_factor",
+    "complex_score_magnitude",
+    "first_below",
+    "local_maxima",
+    "monte_carlo_scores",
+    "pair_products",
+    "partial_sums",
+    "phase_coherence",
+    "relative_bound",
+    "score_statistics",
+]
 
 
 def abel_factor(q: object, k: object, convention: str = "interleaved") -> float:
@@ -193,7 +102,7 @@ def abel_bound(
         Same shape as ``distances``, float64.
 
     """
-    q, k = _check_pair(q, k)
+    q, k = check_vector_pair(q, k)
     frequencies = resolve_inv_freq(q.shape[0], base, inv_freq)
     sums = np.abs(partial_sums(distances, frequencies)).sum(axis=-1)
     return abel_factor(q, k, convention) * sums
@@ -228,9 +137,9 @@ def complex_score_magnitude(
         Same shape as ``distances``, float64.
 
     """
-    q, k = _check_pair(q, k)
+    q, k = check_vector_pair(q, k)
     frequencies = resolve_inv_freq(q.shape[0], base, inv_freq)
-    return np.abs(_phases(distances, frequencies) @ pair_products(q, k, convention))
+    return np.abs(phases(distances, frequencies) @ pair_products(q, k, convention))
 
 
 def phase_coherence(distances: object, inv_freq: object) -> np.ndarray:
@@ -260,7 +169,7 @@ def phase_coherence(distances: object, inv_freq: object) -> np.ndarray:
     [1. 0.]
 
     """
-    return np.abs(_phases(distances, _frequencies(inv_freq)).mean(axis=-1))
+    return np.abs(phases(distances, check_frequencies(inv_freq)).mean(axis=-1))
 
 
 def score_statistics(

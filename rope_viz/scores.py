@@ -15,20 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_real_array
+from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_vector_pair
 from rope_viz.frequencies import inv_freq as _inv_freq
+from rope_viz.phases import pair_products, relative_bound
 from rope_viz.rotation import resolve_inv_freq, rotate
-
-
-def _check_pair(q: object, k: object) -> tuple[np.ndarray, np.ndarray]:
-    q = check_real_array(q, "q").astype(np.float64, copy=False)
-    k = check_real_array(k, "k").astype(np.float64, copy=False)
-    if q.ndim != 1 or k.ndim != 1 or q.shape != k.shape:
-        raise ValueError(
-            f"q and k must be vectors of the same size (dim,), got shapes {q.shape} and {k.shape}"
-        )
-    check_dim(q.shape[0], "the size of q and k (dim)")
-    return q, k
 
 
 def _check_scalar(value: object, name: str) -> float:
@@ -43,16 +33,6 @@ def _check_positions_1d(values: object, name: str) -> np.ndarray:
     if array.ndim > 1:
         raise ValueError(f"{name} must be a scalar or a 1-D array of positions, got shape {array.shape}")
     return array.reshape(-1)
-
-
-def _pair_products(q: np.ndarray, k: np.ndarray, convention: str) -> np.ndarray:
-    """``h_i = q_i conj(k_i)`` with ``q_i = q_a + 1j q_b`` for the pairs ``(a, b)`` of ``convention``."""
-    half = q.shape[0] // 2
-    if convention == "interleaved":
-        qc, kc = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2]
-    else:
-        qc, kc = q[:half] + 1j * q[half:], k[:half] + 1j * k[half:]
-    return qc * np.conj(kc)
 
 
 def score(
@@ -97,7 +77,7 @@ def score(
     0.540302
 
     """
-    q, k = _check_pair(q, k)
+    q, k = check_vector_pair(q, k)
     m = _check_scalar(m, "m")
     n = _check_scalar(n, "n")
     options = {"base": base, "inv_freq": inv_freq, "convention": convention}
@@ -145,10 +125,10 @@ def relative_scores(
 
     """
     convention = check_convention(convention)
-    q, k = _check_pair(q, k)
+    q, k = check_vector_pair(q, k)
     offsets = check_finite(offsets, "offsets")
     frequencies = resolve_inv_freq(q.shape[0], base, inv_freq)
-    h = _pair_products(q, k, convention)  # (d/2,)
+    h = pair_products(q, k, convention)  # (d/2,)
     theta = np.multiply.outer(offsets, frequencies)  # (..., d/2)
     # Re[h e^{i r t}] = Re(h) cos(r t) - Im(h) sin(r t), summed over the pairs
     return np.cos(theta) @ h.real - np.sin(theta) @ h.imag
@@ -190,7 +170,7 @@ def score_matrix(
         As :func:`score`, and if a position array has more than one axis.
 
     """
-    q, k = _check_pair(q, k)
+    q, k = check_vector_pair(q, k)
     query_positions = _check_positions_1d(query_positions, "query_positions")
     key_positions = _check_positions_1d(key_positions, "key_positions")
     options = {"base": base, "inv_freq": inv_freq, "convention": convention}
@@ -243,10 +223,7 @@ def decay_bound(distances: object, dim: int, base: float = 10000.0) -> np.ndarra
     dim = check_dim(dim)
     base = check_base(base)
     distances = check_finite(distances, "distances")
-    theta = _inv_freq(dim, base)  # (d/2,)
-    phases = np.exp(1j * np.multiply.outer(distances, theta))  # (..., d/2)
-    partial_sums = np.cumsum(phases, axis=-1)  # S_1 .. S_{d/2}
-    return np.abs(partial_sums).mean(axis=-1)
+    return relative_bound(distances, _inv_freq(dim, base))
 
 
 def expected_self_score(distances: object, dim: int, base: float = 10000.0) -> np.ndarray:
