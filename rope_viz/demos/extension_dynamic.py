@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, View
-from rope_viz.demos.extension_style import DYNAMIC, FONT_SIZE, PLAIN, panel_title, significant
+from rope_viz.demos.extension_style import DYNAMIC, FONT_SIZE, PLAIN, panel_title, significant, slowdown_trace
 from rope_viz.extension import dynamic_paper_scale
 from rope_viz.frequencies import inv_freq
 from rope_viz.scaling import RopeParameters, dynamic_scale, ntk_base
@@ -68,19 +68,6 @@ class DynamicNtk(Demo):
                 "yaxis": "y",
             }
 
-        def per_pair(name: str, color: str, mode: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": mode,
-                "name": name,
-                "line": {"color": color, "width": 2.5, "dash": dash},
-                "marker": {"color": color, "size": 6},
-                "hovertemplate": "pair %{x}<br>slowed %{y:.3g}×<extra>" + name + "</extra>",
-                "xaxis": "x2",
-                "yaxis": "y2",
-                "legend": "legend2",
-            }
-
         layout = {
             "height": 820,
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
@@ -117,8 +104,8 @@ class DynamicNtk(Demo):
             curve("YaRN paper: max(1, l/L)", PLAIN, "dash"),
             marker(DYNAMIC, "circle"),
             marker(PLAIN, "diamond"),
-            per_pair("transformers rule", DYNAMIC, "lines+markers", "solid"),
-            per_pair("paper rule", PLAIN, "lines", "dash"),
+            slowdown_trace("transformers rule", DYNAMIC, "lines+markers", "solid"),
+            slowdown_trace("paper rule", PLAIN, "lines", "dash"),
         ]
         return {"data": data, "layout": layout}
 

@@ -15,6 +15,7 @@ from rope_viz.demos.extension_style import (
     FONT_SIZE,
     LONGROPE,
     PLAIN,
+    class_traces,
     masked,
     panel_title,
     reference_line,
@@ -85,19 +86,7 @@ class PresetBands(Demo):
 
     def base_figure(self) -> dict:
         """Slow-down per pair by class above; wavelengths before and after (log) below."""
-        data = []
-        for name, (color, symbol) in CLASS_STYLE.items():
-            data.append(
-                {
-                    "type": "scatter",
-                    "mode": "markers",
-                    "name": name,
-                    "marker": {"color": color, "symbol": symbol, "size": 8},
-                    "hovertemplate": "pair %{x}<br>slowed %{y:.4g}×<extra>" + name + "</extra>",
-                    "xaxis": "x",
-                    "yaxis": "y",
-                }
-            )
+        data = class_traces("pair %{x}<br>slowed %{y:.4g}×")
 
         data += [
             wavelength_trace("plain RoPE, same base", PLAIN, "dash", marker_size=4),

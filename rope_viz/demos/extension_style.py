@@ -60,6 +60,40 @@ def wavelength_trace(name: str, color: str, dash: str, *, marker_size: int = 5) 
     }
 
 
+def slowdown_trace(name: str, color: str, mode: str, dash: str) -> dict:
+    """Return a slow-down-per-pair curve ``theta_i / theta_i'`` on the lower panel (``x2``, ``y2``)."""
+    return {
+        "type": "scatter",
+        "mode": mode,
+        "name": name,
+        "line": {"color": color, "width": 2.5, "dash": dash},
+        "marker": {"color": color, "size": 6},
+        "hovertemplate": "pair %{x}<br>slowed %{y:.3g}×<extra>" + name + "</extra>",
+        "xaxis": "x2",
+        "yaxis": "y2",
+        "legend": "legend2",
+    }
+
+
+def class_traces(hovertemplate: str, *, marker_size: int = 8) -> list[dict]:
+    """Return one marker trace per pair class of :data:`CLASS_STYLE` on the upper panel (``x``, ``y``).
+
+    ``hovertemplate`` is Plotly's, without the ``<extra>`` part, which names the class.
+    """
+    return [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "name": name,
+            "marker": {"color": color, "symbol": symbol, "size": marker_size},
+            "hovertemplate": hovertemplate + "<extra>" + name + "</extra>",
+            "xaxis": "x",
+            "yaxis": "y",
+        }
+        for name, (color, symbol) in CLASS_STYLE.items()
+    ]
+
+
 def reference_line(name: str, dash: str, *, axes: tuple[str, str] = ("x2", "y2")) -> dict:
     """Return a labelled grey reference line (a length, a band edge); the view sets its points and label."""
     return {

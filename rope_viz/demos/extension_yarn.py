@@ -16,10 +16,12 @@ from rope_viz.demos.extension_style import (
     PLAIN,
     YARN,
     band_shape,
+    class_traces,
     masked,
     panel_title,
     reference_line,
     significant,
+    slowdown_trace,
 )
 from rope_viz.extension import turns, yarn_paper_frequencies
 from rope_viz.frequencies import inv_freq
@@ -61,32 +63,7 @@ class YarnBands(Demo):
 
     def base_figure(self) -> dict:
         """Three stacked panels: turns per pair, slow-down per pair, temperature against ``s``."""
-        classes = []
-        for name, (color, symbol) in CLASS_STYLE.items():
-            classes.append(
-                {
-                    "type": "scatter",
-                    "mode": "markers",
-                    "name": name,
-                    "marker": {"color": color, "symbol": symbol, "size": 8},
-                    "hovertemplate": "pair %{x}<br>%{y:.3g} turns within L<extra>" + name + "</extra>",
-                    "xaxis": "x",
-                    "yaxis": "y",
-                }
-            )
-
-        def slowdown(name: str, color: str, mode: str, dash: str) -> dict:
-            return {
-                "type": "scatter",
-                "mode": mode,
-                "name": name,
-                "line": {"color": color, "width": 2.5, "dash": dash},
-                "marker": {"color": color, "size": 6},
-                "hovertemplate": "pair %{x}<br>slowed %{y:.3g}×<extra>" + name + "</extra>",
-                "xaxis": "x2",
-                "yaxis": "y2",
-                "legend": "legend2",
-            }
+        classes = class_traces("pair %{x}<br>%{y:.3g} turns within L")
 
         def temperature(name: str, color: str, dash: str) -> dict:
             return {
@@ -162,8 +139,8 @@ class YarnBands(Demo):
             *classes,
             reference_line("beta_fast", "dash", axes=("x", "y")),
             reference_line("beta_slow", "dot", axes=("x", "y")),
-            slowdown("transformers (ramp linear in pair index)", YARN, "lines+markers", "solid"),
-            slowdown("paper (ramp linear in turns r)", PLAIN, "lines", "dash"),
+            slowdown_trace("transformers (ramp linear in pair index)", YARN, "lines+markers", "solid"),
+            slowdown_trace("paper (ramp linear in turns r)", PLAIN, "lines", "dash"),
             temperature("on cos and sin: a = 0.1·ln s + 1", YARN, "dash"),
             temperature("on the logits: a²", YARN, "solid"),
             current,
