@@ -156,3 +156,12 @@ def test_control_rejects_inconsistent_definitions():
 def test_control_formats_values_for_readers():
     assert Control("m", "position", (4096,), 4096, 0, 10**5, unit="tokens").format(4096) == "4,096 tokens"
     assert Control("b", "base", (10_000.0,), 10_000.0, 10, 10**6, log=True).format(10_000.0) == "10⁴"
+
+
+def test_live_integer_controls_on_a_log_scale_snap_to_whole_numbers():
+    from rope_viz.demos.extension_arcs import TrainedArcs
+
+    widget = live_widget(TrainedArcs())
+    widget.sliders["trained_length"].value = 5000.7  # a FloatLogSlider moves continuously
+    assert widget.values()["trained_length"] == 5001
+    assert isinstance(widget.values()["base"], float)

@@ -29,7 +29,7 @@ class InterpolationResolution(Demo):
 
     title = "Neighbouring tokens under position interpolation and the NTK-aware base change"
     controls = (
-        Control("factor", "scale factor s", FACTORS, 8, 1, 64, log=True, integer=True),
+        Control("factor", "scale factor s", FACTORS, 8, 1, 64, log=True),
         Control("pair", "pair i", PAIRS, 0, 0, DIM // 2 - 1, integer=True),
     )
 

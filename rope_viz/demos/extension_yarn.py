@@ -54,7 +54,7 @@ class YarnBands(Demo):
 
     title = "YaRN: untouched, blended and interpolated pairs, and the attention temperature"
     controls = (
-        Control("factor", "scale factor s", FACTORS, 8, 1, 128, log=True, integer=True),
+        Control("factor", "scale factor s", FACTORS, 8, 1, 128, log=True),
         Control("length", "training length L", LENGTHS, 4096, 512, 131072, unit="tokens", log=True,
                 integer=True),
         Control("beta_fast", "beta_fast", BETA_FAST, 32, 2, 128, log=True),

@@ -100,8 +100,17 @@ class LiveDemo(widgets.VBox):
         return f'<p style="font-size: 1.05rem">{html.escape(view.readout)}</p>'
 
     def values(self) -> dict[str, float]:
-        """Return the current value of every slider, by control name."""
-        return {name: slider.value for name, slider in self.sliders.items()}
+        """Return the current value of every slider, by control name; whole-number controls are rounded.
+
+        A log-scale slider moves continuously, so an integer control on a log scale snaps here.
+        """
+        integer = {
+            control.name for control in self.demo.controls if control.integer and control.choices is None
+        }
+        return {
+            name: round(slider.value) if name in integer else slider.value
+            for name, slider in self.sliders.items()
+        }
 
     def set_values(self, **values: float) -> None:
         """Move sliders programmatically (one redraw per slider)."""
