@@ -4,7 +4,9 @@
 ``site_values`` and writes one self-contained HTML fragment: range inputs, an empty plot ``<div>``, a readout,
 and a JSON payload. The page's script (``rope-viz-figures.js``, served once per page by
 :mod:`rope_viz.site.sphinx_ext` together with the site's own copy of plotly.js) draws the base figure and, on
-every slider move, looks up the precomputed state and applies it with ``Plotly.update``.
+every slider move, looks up the precomputed state and draws it: straight in the SVG when it can
+(``rope-viz-direct.js``), otherwise with ``Plotly.update``. Axes whose range follows the sliders get explicit
+ranges and ticks in every state (:mod:`rope_viz.figures.ticks`), so that both ways draw the same axes.
 
 Arrays repeated across states (a curve that depends on two sliders but not on the third) are stored once in a
 table and referenced as ``{"$ref": k}``, which keeps pages small.
@@ -16,11 +18,13 @@ import hashlib
 import html
 import itertools
 import json
+import re
 from typing import Any
 
 import numpy as np
 
 from rope_viz.demos.base import Demo, View
+from rope_viz.figures.ticks import axis_ticks
 
 #: Arrays with at least this many entries are stored once and referenced.
 _MIN_SHARED_LENGTH = 6
@@ -68,6 +72,136 @@ def _encode_view(view: View, trace_count: int, table: _ArrayTable) -> dict[str, 
     return {"t": traces, "l": layout, "r": view.readout}
 
 
+#: Plotly pads an autoranged axis by about this share of the data's span on each side.
+_AUTORANGE_PADDING = 0.05
+
+
+def _with_fixed_autoranges(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
+    """Give an autoranged axis whose data change between states an explicit range in every state.
+
+    Plotly would move such an axis with the data; with the range written out, the page's script can move it
+    directly (see :func:`_with_explicit_ticks`). Axes carrying scatter traces only get the data's extent,
+    padded by :data:`_AUTORANGE_PADDING` of its span on each side (in powers of ten on a log axis); axes
+    carrying a heatmap get the outer edges of its cells (and any scatter point beyond them), as Plotly does.
+    ``figure`` (the initial one, showing state ``default``) gets the range of that state.
+    """
+    layout = figure["layout"]
+    traces = figure["data"]
+    out = views
+    for letter in ("x", "y"):
+        for name in sorted({_axis_name(trace.get(f"{letter}axis", letter)) for trace in traces}):
+            spec = layout.get(name, {})
+            on_axis = [
+                k for k, trace in enumerate(traces) if _axis_name(trace.get(f"{letter}axis", letter)) == name
+            ]
+            types = {traces[k].get("type", "scatter") for k in on_axis}
+            if (
+                "range" in spec
+                or spec.get("autorange") not in (None, True, "reversed")
+                or spec.get("scaleanchor")
+                or spec.get("matches")
+                or not types <= {"scatter", "heatmap"}
+                or any(f"{name}.range" in view.layout for view in views)
+            ):
+                continue
+            ranges = [_data_range(traces, view, on_axis, letter, spec, "heatmap" in types) for view in views]
+            if any(r is None for r in ranges):
+                continue
+            if len({json.dumps(r) for r in ranges}) == 1:
+                # The data move within a fixed extent: fix the range once; moving them then needs no redraw.
+                moving = any(
+                    len({json.dumps(_plain(view.traces[k].get(letter))) for view in views}) > 1
+                    for k in on_axis
+                )
+                if moving:
+                    range_ = ranges[0][::-1] if spec.get("autorange") == "reversed" else ranges[0]
+                    layout.setdefault(name, {}).update({"range": range_, "autorange": False})
+                continue
+            if spec.get("autorange") == "reversed":
+                ranges = [[high, low] for low, high in ranges]
+            out = [
+                View(traces=view.traces, layout={**view.layout, f"{name}.range": r}, readout=view.readout)
+                for view, r in zip(out, ranges, strict=True)
+            ]
+            layout.setdefault(name, {}).update({"range": ranges[default], "autorange": False})
+    return out
+
+
+def _data_range(
+    traces: list[dict[str, Any]],
+    view: View,
+    on_axis: list[int],
+    letter: str,
+    spec: dict[str, Any],
+    cells: bool,
+) -> list[float] | None:
+    """Return the extent of the traces' data in ``view``: padded, or up to the heatmap cells' edges."""
+    log = spec.get("type") == "log"
+    low, high = np.inf, -np.inf
+    for k in on_axis:
+        data = view.traces[k].get(letter, traces[k].get(letter))
+        if data is None:
+            return None
+        values = [float(v) for v in np.ravel(np.asarray(data, dtype=object)) if _finite(v, log)]
+        if not values:
+            continue
+        scaled = np.unique(np.log10(values) if log else values)
+        half = 0.0
+        if traces[k].get("type") == "heatmap":
+            half = float(np.min(np.diff(scaled))) / 2 if scaled.size > 1 else 0.5
+        low, high = min(low, float(scaled[0]) - half), max(high, float(scaled[-1]) + half)
+    if not np.isfinite(low) or not np.isfinite(high):
+        return None
+    if cells:
+        return [low, high]
+    pad = _AUTORANGE_PADDING * (high - low) if high > low else 0.5
+    return [low - pad, high + pad]
+
+
+def _axis_name(reference: str) -> str:
+    """``"x2"`` to ``"xaxis2"``."""
+    return f"{reference[0]}axis{reference[1:]}"
+
+
+def _finite(value: Any, log: bool) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.isfinite(number)) and (number > 0 or not log)
+
+
+def _with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
+    """Give every axis whose range changes between states explicit ticks in each state (see :mod:`.ticks`).
+
+    ``layout`` (the initial figure's) is updated in place to the ticks of its own range.
+    """
+    changing = sorted(
+        path[: -len(".range")]
+        for path in {path for view in views for path in view.layout}
+        if path.endswith(".range")
+        and re.fullmatch(r"[xy]axis\d*", path[: -len(".range")])
+        and len({json.dumps(_plain(view.layout.get(path))) for view in views}) > 1
+    )
+    if not changing:
+        return views
+    out = []
+    for view in views:
+        extra: dict[str, Any] = {}
+        for axis in changing:
+            spec = layout.get(axis, {})
+            axis_range = view.layout.get(f"{axis}.range", spec.get("range"))
+            tickvals, ticktext = axis_ticks(spec, axis_range)
+            extra[f"{axis}.tickvals"] = tickvals
+            extra[f"{axis}.ticktext"] = ticktext
+        out.append(View(traces=view.traces, layout={**view.layout, **extra}, readout=view.readout))
+    for axis in changing:
+        spec = layout.setdefault(axis, {})
+        tickvals, ticktext = axis_ticks(spec, _plain(spec["range"]))
+        spec.update({"tickmode": "array", "tickvals": tickvals, "ticktext": ticktext})
+    return out
+
+
 def build_payload(demo: Demo) -> dict[str, Any]:
     """Every state of the demo's site sliders, in row-major order over ``demo.controls``.
 
@@ -82,10 +216,14 @@ def build_payload(demo: Demo) -> dict[str, Any]:
     trace_count = len(figure["data"])
     table = _ArrayTable()
     grids = [control.site_values for control in demo.controls]
-    states = []
+    views = []
     for combination in itertools.product(*grids):
         values = dict(zip((control.name for control in demo.controls), combination, strict=True))
-        states.append(_encode_view(demo.view(**values), trace_count, table))
+        views.append(demo.view(**values))
+    default = list(itertools.product(*grids)).index(tuple(control.default for control in demo.controls))
+    views = _with_fixed_autoranges(figure, views, default)
+    views = _with_explicit_ticks(figure["layout"], views)
+    states = [_encode_view(view, trace_count, table) for view in views]
     strides = [int(np.prod([len(grid) for grid in grids[k + 1 :]], dtype=int)) for k in range(len(grids))]
     controls = [
         {

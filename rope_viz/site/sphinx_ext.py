@@ -5,7 +5,7 @@
 * Re-reads every page, re-executing every notebook, when the source of ``rope_viz`` changed since the last
   build (Sphinx alone re-reads only the pages whose own text changed, and would show the old numbers).
 * Serves plotly.js (its cartesian bundle, at the version the installed ``plotly`` package ships) and the
-  figure script once per page, and only on pages that contain a figure.
+  figure scripts (:data:`FIGURE_ASSETS`) once per page, and only on pages that contain a figure.
 * Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
 
@@ -26,6 +26,8 @@ from rope_viz.display import SITE_ENVIRONMENT_VARIABLE
 STATIC_DIRECTORY = Path(__file__).parent / "static"
 FIGURE_MARKER = 'class="rope-viz-demo"'
 ASSET_FOLDER = "rope_viz"
+#: The figure front end: its direct SVG drawing, the slider wiring and the figure styles.
+FIGURE_ASSETS = ("rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-figures.css")
 MATHJAX_PATH = "mathjax/tex-chtml.js"
 
 
@@ -104,7 +106,8 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
     if FIGURE_MARKER in body:
         # Before MathJax (priority 500), so that the figures are wired before the page's math is typeset.
         app.add_js_file(f"{ASSET_FOLDER}/plotly.min.js", priority=400, loading_method="defer")
-        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-figures.js", priority=401, loading_method="defer")
+        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-direct.js", priority=401, loading_method="defer")
+        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-figures.js", priority=402, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
     _drop_duplicate_inline_scripts(context)
 
@@ -133,7 +136,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     assets = static / ASSET_FOLDER
     assets.mkdir(parents=True, exist_ok=True)
     shutil.copy2(plotly_js_path(), assets / "plotly.min.js")
-    for name in ("rope-viz-figures.js", "rope-viz-figures.css"):
+    for name in FIGURE_ASSETS:
         shutil.copy2(STATIC_DIRECTORY / name, assets / name)
     shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
 

@@ -3,6 +3,7 @@ every figure drawn, and every slider changes what is plotted. Saves a screenshot
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -25,8 +26,8 @@ def open_page(browser, site_url):
     """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected."""
     contexts = []
 
-    def _open(relative: str, color_scheme: str = "light"):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
+    def _open(relative: str, color_scheme: str = "light", height: int = 900):
+        context = browser.new_context(viewport={"width": 1280, "height": height}, color_scheme=color_scheme)
         contexts.append(context)
         page = context.new_page()
         problems: list[str] = []
@@ -148,6 +149,12 @@ def test_every_slider_of_every_figure_changes_the_plot(built_site, open_page):
                     arg=[figure.element_handle(), renders],
                     timeout=5_000,
                 )
+                # A step may be drawn directly in the SVG first; Plotly's own data follow once it rests.
+                page.wait_for_function(
+                    "el => el.dataset.committed === el.dataset.state",
+                    arg=figure.element_handle(),
+                    timeout=5_000,
+                )
                 after = _plotted_data(page, figure_index)
                 assert after != before, (
                     f"{relative} figure {figure_index}: slider {slider_index} changed nothing"
@@ -170,3 +177,71 @@ def test_figures_follow_the_dark_theme(built_site, open_page):
     shot = ARTIFACTS / "screenshots" / (Path(chapter).stem + "__dark.png")
     page.locator("figure.rope-viz-demo").first.screenshot(path=str(shot))
     assert problems == []
+
+
+#: A channel difference above this counts a pixel as different (anti-aliasing stays below it).
+PIXEL_TOLERANCE = 48
+#: Share of a figure's pixels that may differ between the direct drawing and Plotly's (dash phases of a
+#: dashed curve whose points Plotly thins out, measured at 0.1 %).
+MAX_DIFFERING_PIXELS = 0.005
+
+STEP_AND_HOLD = """
+async ([figureIndex, sliderIndex]) => {
+  const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
+  const input = figure.querySelectorAll('input[type=range]')[sliderIndex];
+  figure.dataset.commitDelay = '600000';
+  const value = Number(input.value);
+  input.value = String(value < Number(input.max) ? value + 1 : value - 1);
+  const rendered = new Promise(resolve =>
+    figure.addEventListener('rope-viz:rendered', event => resolve(event.detail.path), {once: true}));
+  input.dispatchEvent(new Event('input', {bubbles: true}));
+  const path = await rendered;
+  await new Promise(resolve => setTimeout(resolve, 150));
+  return path;
+}
+"""
+
+
+def _differing_share(first: bytes, second: bytes) -> float:
+    from PIL import Image, ImageChops
+
+    one = Image.open(io.BytesIO(first)).convert("RGB")
+    two = Image.open(io.BytesIO(second)).convert("RGB")
+    assert one.size == two.size
+    difference = (
+        ImageChops.difference(one, two).convert("L").point(lambda v: 255 if v > PIXEL_TOLERANCE else 0)
+    )
+    return sum(1 for value in difference.get_flattened_data() if value) / (one.size[0] * one.size[1])
+
+
+def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
+    """A step drawn directly in the SVG looks as Plotly draws the same state, and Plotly's data follow."""
+    chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
+    direct_steps = 0
+    for relative in chapters:
+        page, problems, blocked = open_page(relative, height=1500)
+        for figure_index in range(_wait_for_figures(page)):
+            figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+            plot = figure.locator(".rope-viz-plot")
+            for slider_index in range(figure.locator("input[type=range]").count()):
+                path = page.evaluate(STEP_AND_HOLD, [figure_index, slider_index])
+                if path != "direct":
+                    continue
+                direct_steps += 1
+                drawn_directly = plot.screenshot()
+                assert figure.get_attribute("data-committed") != figure.get_attribute("data-state")
+                figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
+                page.wait_for_function(
+                    "el => el.dataset.committed === el.dataset.state",
+                    arg=figure.element_handle(),
+                    timeout=5_000,
+                )
+                page.wait_for_timeout(150)
+                share = _differing_share(drawn_directly, plot.screenshot())
+                assert share <= MAX_DIFFERING_PIXELS, (
+                    f"{relative} figure {figure_index} slider {slider_index}: "
+                    f"{share:.2%} of the pixels differ from Plotly's drawing"
+                )
+        assert problems == [], f"{relative}: {problems}"
+        assert blocked == [], f"{relative}: {blocked}"
+    assert direct_steps >= 5, f"only {direct_steps} steps took the direct path"

@@ -2,14 +2,17 @@
  *
  * Each <figure class="rope-viz-demo"> holds range inputs, an empty plot <div>, a readout and a JSON payload
  * written at build time by rope_viz.figures.static. A slider move looks up the precomputed state
- * (index = sum of slider index * stride) and applies it with one Plotly.update call. Nothing is computed here
- * beyond that lookup: every number comes from rope_viz.
+ * (index = sum of slider index * stride) and draws it: directly in the SVG when only trace data change
+ * (rope-viz-direct.js), otherwise with one Plotly.update call. Nothing is computed here beyond that lookup:
+ * every number comes from rope_viz.
  */
 (function () {
   "use strict";
 
   var LIGHT = { font: "#1f2328", grid: "#d8dee4", line: "#8c959f" };
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
+  /* A slider that rests this long has settled: Plotly then draws its state (see commit below). */
+  var COMMIT_DELAY_MS = 250;
 
   function isDark() {
     return document.documentElement.dataset.theme === "dark";
@@ -119,36 +122,88 @@
       return update;
     }
 
-    /* Cartesian scatter traces can be moved without redrawing the whole figure (Plotly.animate with
-       redraw: false); every other trace type, and any change of layout, needs a full Plotly.update. */
-    var fastTraces = figure.data.map(function (trace) {
-      return (trace.type || "scatter") === "scatter";
-    });
-    var appliedLayout = JSON.stringify(layoutUpdate(payload.states[stateIndex()]));
-
-    function canMoveFast(state, layoutKey) {
-      if (layoutKey !== appliedLayout) { return false; }
-      return state.t.every(function (traceUpdate, traceIndex) {
-        return fastTraces[traceIndex] || Object.keys(traceUpdate).length === 0;
+    /* Resolved trace updates of a state: one {path: value} object per trace. */
+    function traceValues(state) {
+      return state.t.map(function (traceUpdate) {
+        var values = {};
+        Object.keys(traceUpdate).forEach(function (path) { values[path] = resolve(traceUpdate[path], arrays); });
+        return values;
       });
     }
 
-    function moveFast(state) {
-      var traces = [];
-      var data = [];
-      state.t.forEach(function (traceUpdate, traceIndex) {
-        var paths = Object.keys(traceUpdate);
-        if (paths.length === 0) { return; }
-        var trace = {};
-        paths.forEach(function (path) { setPath(trace, path, resolve(traceUpdate[path], arrays)); });
-        traces.push(traceIndex);
-        data.push(trace);
+    /* Two ways to draw a state. A step is drawn directly in the SVG when rope-viz-direct.js covers all it
+       changes (well inside a frame); any other step, and the settled state once the slider rests, is drawn
+       by Plotly, so that hover labels and later redraws show the state on screen. */
+    var direct = window.RopeVizDirect ? window.RopeVizDirect.create(plot, figure) : null;
+    var committed = stateIndex();  // the state Plotly itself holds
+    var shown = committed;  // the state on screen
+    var commitTimer = null;
+
+    function finish(index, path) {
+      shown = index;
+      root.dataset.path = path;
+      root.dataset.renders = String(Number(root.dataset.renders) + 1);
+      root.dataset.state = String(index);
+      root.dispatchEvent(new CustomEvent("rope-viz:rendered", { detail: { state: index, path: path } }));
+    }
+
+    function drawWithPlotly(index) {
+      var state = payload.states[index];
+      var layout = layoutUpdate(state);
+      busy = true;
+      committed = index;
+      return Plotly.update(plot, dataUpdate(state), layout, traceIndices).then(function () {
+        busy = false;
+        root.dataset.committed = String(index);
       });
-      return Plotly.animate(plot, { data: data, traces: traces }, {
-        transition: { duration: 0 },
-        frame: { duration: 0, redraw: false },
-        mode: "immediate"
+    }
+
+    function scheduleCommit(delay) {
+      clearTimeout(commitTimer);
+      commitTimer = setTimeout(commit, delay);
+    }
+
+    /* data-commit-delay overrides the delay, and a "rope-viz:commit" event commits at once (for tests). */
+    function commitDelay() {
+      var delay = Number(root.dataset.commitDelay);
+      return isFinite(delay) && root.dataset.commitDelay ? delay : COMMIT_DELAY_MS;
+    }
+    root.addEventListener("rope-viz:commit", function () { scheduleCommit(0); });
+
+    /* While the pointer holds a slider, steps keep coming: Plotly draws once it lets go. */
+    var holding = false;
+    inputs.forEach(function (input) {
+      input.addEventListener("pointerdown", function () { holding = true; });
+    });
+    ["pointerup", "pointercancel"].forEach(function (type) {
+      window.addEventListener(type, function () {
+        if (!holding) { return; }
+        holding = false;
+        if (shown !== committed) { scheduleCommit(commitDelay()); }
       });
+    });
+
+    function commit() {
+      commitTimer = null;
+      if (holding) { return; }
+      if (busy || pending !== null) { scheduleCommit(commitDelay()); return; }
+      if (shown === committed) { return; }
+      var index = shown;
+      drawWithPlotly(index).then(function () {
+        root.dispatchEvent(new CustomEvent("rope-viz:committed", { detail: { state: index } }));
+        render();
+      });
+    }
+
+    /* Draw a step directly if rope-viz-direct.js covers it. Should it fail, Plotly draws the step (and the
+       error is reported, for the browser tests to catch). */
+    function applyDirectly(state) {
+      try {
+        return direct.apply(traceValues(state), layoutUpdate(state));
+      } catch (error) {
+        console.error("rope-viz: direct drawing failed, Plotly draws instead:", error);
+        return false;
+      }
     }
 
     /* Apply the newest requested state; moves that arrive while Plotly draws collapse into one. */
@@ -157,22 +212,24 @@
       if (pending === null) { return; }
       var index = pending;
       pending = null;
-      busy = true;
       var state = payload.states[index];
       readout.textContent = state.r;
-      var layout = layoutUpdate(state);
-      var layoutKey = JSON.stringify(layout);
-      var fast = canMoveFast(state, layoutKey);
-      root.dataset.path = fast ? "fast" : "full";
-      var drawn = fast ? moveFast(state) : Plotly.update(plot, dataUpdate(state), layout, traceIndices);
-      appliedLayout = layoutKey;
-      drawn.then(function () {
-        busy = false;
-        root.dataset.renders = String(Number(root.dataset.renders) + 1);
-        root.dataset.state = String(index);
-        root.dispatchEvent(new CustomEvent("rope-viz:rendered", { detail: { state: index } }));
+      if (direct && applyDirectly(state)) {
+        finish(index, "direct");
+        scheduleCommit(commitDelay());
+        return;
+      }
+      clearTimeout(commitTimer);
+      drawWithPlotly(index).then(function () {
+        finish(index, "full");
         render();
       });
+    }
+
+    /* Plotly redraws on its own too (a resize, the theme): its drawing becomes the new base. */
+    function afterPlot() {
+      if (direct) { direct.drawn(traceValues(payload.states[committed]), layoutUpdate(payload.states[committed])); }
+      if (!busy && shown !== committed) { scheduleCommit(0); }
     }
 
     inputs.forEach(function (input, k) {
@@ -186,7 +243,10 @@
     });
 
     return Plotly.newPlot(plot, figure.data, figure.layout, config).then(function () {
+      plot.on("plotly_afterplot", afterPlot);
+      afterPlot();
       root.dataset.state = String(stateIndex());
+      root.dataset.committed = String(committed);
       root.dataset.readyAt = String(performance.now());
       root.dataset.ready = "true";
       root.dispatchEvent(new CustomEvent("rope-viz:ready"));

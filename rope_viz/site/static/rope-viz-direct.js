@@ -1,0 +1,985 @@
+/* rope-viz: draw a slider step straight in the SVG that Plotly already drew.
+ *
+ * A full Plotly.update redraws every axis, label and legend of a figure: 30 to 150 ms here, several frames.
+ * Most steps move only a few things, and moving them in the SVG takes a few milliseconds: line and fill
+ * paths, marker and label positions, marker colours, bar heights, heatmap cells; axis ranges with their
+ * gridlines and tick labels (the site writes such axes with explicit ticks in every state, see
+ * rope_viz/figures/ticks.py); shapes; annotations. rope-viz-figures.js asks this module first; when a step
+ * needs anything it does not cover, it says so before touching the page, and Plotly redraws.
+ *
+ * The direct drawing is a preview: Plotly's own data (hover labels, later redraws) still hold the state it
+ * last drew, so the figure script hands the settled state to Plotly once the slider rests. Positions follow
+ * Plotly's own axis mapping, so the preview and Plotly's drawing coincide; a browser test compares the two
+ * pixel by pixel for a step of every slider.
+ *
+ * Nothing here is computed beyond placing precomputed values on the page: every number comes from rope_viz.
+ */
+(function () {
+  "use strict";
+
+  var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax"];
+  var BAR_KEYS = ["y", "customdata", "hovertext"];
+  var HEATMAP_KEYS = ["x", "y", "z", "zmin", "zmax", "customdata", "text", "hovertext"];
+
+  function isNumber(value) {
+    return typeof value === "number" && isFinite(value);
+  }
+
+  function round2(value) {
+    return Math.round(value * 100) / 100;
+  }
+
+  /* ---- colours ---------------------------------------------------------------------------------------- */
+
+  var colorCache = {};
+
+  function parseColor(text) {
+    if (text in colorCache) { return colorCache[text]; }
+    var probe = document.createElement("canvas").getContext("2d");
+    probe.fillStyle = "#000";
+    probe.fillStyle = text;
+    var normal = probe.fillStyle;  // "#rrggbb" or "rgba(r, g, b, a)"
+    var rgba;
+    if (normal.charAt(0) === "#") {
+      rgba = [parseInt(normal.slice(1, 3), 16), parseInt(normal.slice(3, 5), 16), parseInt(normal.slice(5, 7), 16), 1];
+    } else {
+      rgba = normal.replace(/[^\d.,]/g, "").split(",").map(Number);
+      if (rgba.length === 3) { rgba.push(1); }
+    }
+    colorCache[text] = rgba;
+    return rgba;
+  }
+
+  /* Plotly's colour scales: linear interpolation in RGB between the stops, values clamped to [low, high]. */
+  function colorScale(stops, low, high) {
+    var positions = stops.map(function (stop) { return stop[0]; });
+    var colors = stops.map(function (stop) { return parseColor(stop[1]); });
+    return function (value) {
+      if (!isNumber(value)) { return null; }
+      var t = high > low ? (value - low) / (high - low) : 0.5;
+      t = Math.min(1, Math.max(0, t));
+      var k = 0;
+      while (k < positions.length - 2 && t > positions[k + 1]) { k++; }
+      var span = positions[k + 1] - positions[k];
+      var f = span > 0 ? (t - positions[k]) / span : 0;
+      return colors[k].map(function (channel, c) { return channel + f * (colors[k + 1][c] - channel); });
+    };
+  }
+
+  /* Plotly's label colour on a cell: its dark grey on a light cell, white on a dark one (tinycolor's
+     brightness, (299 r + 587 g + 114 b) / 1000, below 128). */
+  function contrast(rgba) {
+    var brightness = (299 * rgba[0] + 587 * rgba[1] + 114 * rgba[2]) / 1000;
+    return brightness < 128 ? "rgb(255, 255, 255)" : "rgb(68, 68, 68)";
+  }
+
+  function cssColor(rgba) {
+    var rgb = Math.round(rgba[0]) + ", " + Math.round(rgba[1]) + ", " + Math.round(rgba[2]);
+    return "rgb(" + rgb + ")";
+  }
+
+  function extent(values) {
+    var low = Infinity;
+    var high = -Infinity;
+    values.forEach(function (value) {
+      if (Array.isArray(value)) {
+        var inner = extent(value);
+        low = Math.min(low, inner[0]);
+        high = Math.max(high, inner[1]);
+      } else if (isNumber(value)) {
+        low = Math.min(low, value);
+        high = Math.max(high, value);
+      }
+    });
+    return [low, high];
+  }
+
+  /* ---- reading the drawn figure ----------------------------------------------------------------------- */
+
+  function axisOf(plot, id) {
+    return plot._fullLayout[id.charAt(0) + "axis" + id.slice(1)];
+  }
+
+  /* The SVG group Plotly drew for each trace, found through the calcdata d3 bound to it. */
+  function traceGroups(plot) {
+    var groups = {};
+    Array.prototype.forEach.call(plot.querySelectorAll("g.trace, g.hm"), function (node) {
+      var bound = node.__data__;
+      var cd = Array.isArray(bound) ? bound : null;
+      if (cd && cd[0] && cd[0].trace && !(cd[0].trace.index in groups)) {
+        groups[cd[0].trace.index] = node;
+      }
+    });
+    return groups;
+  }
+
+  function children(node, selector) {
+    return Array.prototype.slice.call(node.querySelectorAll(selector));
+  }
+
+  /* Plotly's later redraws join new data onto the elements through d3 and read what each was bound to. */
+  function copyBoundData(from, to) {
+    to.__data__ = from.__data__;
+    for (var k = 0; k < from.children.length && k < to.children.length; k++) {
+      copyBoundData(from.children[k], to.children[k]);
+    }
+  }
+
+  /* Grow or shrink `elements` (siblings in the SVG) to `count`, cloning the last; null if there is none. */
+  function resize(elements, count) {
+    if (elements.length === 0) { return count === 0 ? elements : null; }
+    while (elements.length > count) { elements.pop().remove(); }
+    while (elements.length < count) {
+      var last = elements[elements.length - 1];
+      var copy = last.cloneNode(true);
+      copyBoundData(last, copy);
+      last.parentNode.insertBefore(copy, last.nextSibling);
+      elements.push(copy);
+    }
+    return elements;
+  }
+
+  /* The sum of the translate(x,y) steps of an SVG transform (Plotly chains several on tick labels). */
+  function translation(transform) {
+    var total = [0, 0];
+    String(transform || "").replace(/translate\(([-\d.e]+)[ ,]*([-\d.e]*)\)/g, function (_, x, y) {
+      total[0] += Number(x);
+      total[1] += Number(y || 0);
+      return "";
+    });
+    return total;
+  }
+
+  /* ---- labels ------------------------------------------------------------------------------------------ */
+
+  /* Plotly writes its pseudo-HTML labels (<b>, <br>, <sup>...) as tspans; a power of ten is
+     "10\u200b<tspan font-size 70% dy -0.6em>k</tspan><tspan dy 0.42em>\u200b</tspan>". */
+  function tagsOf(label) {
+    return (String(label).match(/<[^>]*>/g) || []).join("");
+  }
+
+  function labelText(label) {
+    return label === null || label === undefined ? "" : String(label);
+  }
+
+  /* How `label` can be written into `element`: "plain", "power", "same" (the markup `element` already
+     holds, with other words), or null. */
+  function labelShape(label, element) {
+    label = labelText(label);
+    if (label.indexOf("<") < 0 && label.indexOf("&") < 0) { return "plain"; }
+    if (/^[^<&]*<sup>[^<&]*<\/sup>$/.test(label)) { return "power"; }
+    var old = element ? element.getAttribute("data-unformatted") : null;
+    if (old === null || tagsOf(old) !== tagsOf(label) || label.indexOf("&") >= 0) { return null; }
+    var oldWords = old.split(/<[^>]*>/);
+    var newWords = label.split(/<[^>]*>/);
+    var aligned = oldWords.every(function (word, k) { return (word === "") === (newWords[k] === ""); });
+    return aligned ? "same" : null;
+  }
+
+  function setLabel(element, label) {
+    label = labelText(label);
+    if (element.getAttribute("data-unformatted") === label) { return; }
+    var shape = labelShape(label, element);
+    if (shape === "plain") {
+      element.textContent = label;
+    } else if (shape === "power") {
+      var parts = /^([^<]*)<sup>([^<]*)<\/sup>$/.exec(label);
+      var namespace = "http://www.w3.org/2000/svg";
+      element.textContent = parts[1] + "\u200b";
+      var exponent = document.createElementNS(namespace, "tspan");
+      exponent.setAttribute("style", "font-size:70%");
+      exponent.setAttribute("dy", "-0.6em");
+      exponent.textContent = parts[2];
+      var back = document.createElementNS(namespace, "tspan");
+      back.setAttribute("dy", "0.42em");
+      back.textContent = "\u200b";
+      element.appendChild(exponent);
+      element.appendChild(back);
+    } else {
+      var words = label.split(/<[^>]*>/).filter(function (word) { return word !== ""; });
+      var walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      var nodes = [];
+      while (walker.nextNode()) {
+        if (walker.currentNode.data.replace(/\u200b/g, "") !== "") { nodes.push(walker.currentNode); }
+      }
+      nodes.forEach(function (node, k) {
+        if (k < words.length) { node.data = words[k] + (/\u200b$/.test(node.data) ? "\u200b" : ""); }
+      });
+    }
+    element.setAttribute("data-unformatted", label);
+  }
+
+  /* ---- the drawer ------------------------------------------------------------------------------------- */
+
+  /**
+   * Create a direct drawer for one figure.
+   *
+   * `drawn(updates)` must be called after every Plotly drawing, with the trace updates (one {path: value}
+   * object per trace, values resolved) Plotly drew on top of `figure`. `apply(updates)` then draws further
+   * updates directly if it can and returns true, or returns false having touched nothing.
+   */
+  function create(plot, figure) {
+    var initial = figure.data.map(function (trace) { return flatten(trace); });
+    var shown = null;  // per trace, {path: value} of what is on screen
+    var base = null;  // positions and angles as Plotly last drew them
+
+    function flatten(trace) {
+      var flat = {};
+      (function walk(value, prefix) {
+        Object.keys(value).forEach(function (key) {
+          var item = value[key];
+          var path = prefix ? prefix + "." + key : key;
+          if (item && typeof item === "object" && !Array.isArray(item)) {
+            walk(item, path);
+          } else {
+            flat[path] = item;
+          }
+        });
+      })(trace, "");
+      return flat;
+    }
+
+    function value(update, index, path) {
+      return path in update ? update[path] : shown[index][path];
+    }
+
+    /* Axis ranges: those on screen, and those of the step being planned (Plotly's range convention: powers
+       of ten on a log axis). */
+    var shownRanges = {};
+    var ranges = {};
+
+    function axisName(id) {
+      return id.charAt(0) + "axis" + id.slice(1);
+    }
+
+    /* Pixel position along an axis (from the start of its subplot) of a value in Plotly's linear units
+       (the exponent on a log axis), as Plotly's l2p computes it. */
+    function linearToPixel(id) {
+      var axis = axisOf(plot, id);
+      var range = ranges[axisName(id)];
+      var length = axis._length;
+      return function (l) {
+        var fraction = (l - range[0]) / (range[1] - range[0]);
+        return id.charAt(0) === "x" ? fraction * length : (1 - fraction) * length;
+      };
+    }
+
+    /* The same for a data value (Plotly's c2p). */
+    function toPixel(id) {
+      var axis = axisOf(plot, id);
+      var linear = linearToPixel(id);
+      var log = axis.type === "log";
+      return function (v) {
+        if (v === null || v === undefined || v === "") { return NaN; }
+        var number = Number(v);
+        return linear(log ? (number > 0 ? Math.log10(number) : NaN) : number);
+      };
+    }
+
+    function pixels(full, update, index) {
+      var xPixel = toPixel(full.xaxis);
+      var yPixel = toPixel(full.yaxis);
+      var xs = value(update, index, "x");
+      var ys = value(update, index, "y");
+      if (!Array.isArray(xs) || !Array.isArray(ys)) { return null; }
+      return xs.map(function (x, k) {
+        var y = ys[k];
+        if (x === null || y === null || x === undefined || y === undefined) { return null; }
+        var px = xPixel(x);
+        var py = yPixel(y);
+        return isNumber(px) && isNumber(py) ? [px, py] : null;
+      });
+    }
+
+    /* Plotly hides markers and labels whose point lies outside the axes (cliponaxis). */
+    function inside(full, point) {
+      if (full.cliponaxis === false) { return true; }
+      var xaxis = axisOf(plot, full.xaxis);
+      var yaxis = axisOf(plot, full.yaxis);
+      return point[0] >= 0 && point[0] <= xaxis._length && point[1] >= 0 && point[1] <= yaxis._length;
+    }
+
+    function segments(points) {
+      var out = [];
+      var current = [];
+      points.forEach(function (point) {
+        if (point) {
+          current.push(point);
+        } else if (current.length) {
+          out.push(current);
+          current = [];
+        }
+      });
+      if (current.length) { out.push(current); }
+      return out;
+    }
+
+    function pathOf(segment) {
+      return "M" + segment.map(function (p) { return round2(p[0]) + "," + round2(p[1]); }).join("L");
+    }
+
+    /* An axis that Plotly autoranges may move when the data it spans change; then Plotly must redraw. */
+    function axesFixed(full, update) {
+      var sized = "marker.size" in update;
+      var xFixed = !axisOf(plot, full.xaxis).autorange || !("x" in update || sized);
+      var yFixed = !axisOf(plot, full.yaxis).autorange || !("y" in update || sized);
+      return xFixed && yFixed;
+    }
+
+    function same(a, b) {
+      return a === b || JSON.stringify(a) === JSON.stringify(b);
+    }
+
+    function onlyKeys(update, allowed) {
+      return Object.keys(update).every(function (path) { return allowed.indexOf(path) >= 0; });
+    }
+
+    /* ---- scatter ---- */
+
+    function planScatter(full, update, index, group) {
+      if (!onlyKeys(update, SCATTER_KEYS) || !axesFixed(full, update)) { return null; }
+      var mode = full.mode || "";
+      var points = pixels(full, update, index);
+      if (!points) { return null; }
+      var valid = points.filter(Boolean);
+      var steps = [];
+      if (mode.indexOf("lines") >= 0) {
+        if (full.line.shape !== "linear") { return null; }
+        var pieces = segments(points).filter(function (piece) { return piece.length > 1; });
+        var lines = children(group, "g.lines path.js-line");
+        if (lines.length === 0 && pieces.length > 0) { return null; }
+        steps.push(function () {
+          resize(lines, pieces.length);
+          pieces.forEach(function (piece, k) { lines[k].setAttribute("d", pathOf(piece)); });
+        });
+      }
+      if (full.fill && full.fill !== "none") {
+        if (full.fill !== "toself") { return null; }
+        var fill = group.querySelector("g.fills path.js-fill");
+        if (!fill) { return null; }
+        var closed = segments(points).map(function (piece) { return pathOf(piece) + "Z"; }).join("");
+        steps.push(function () { fill.setAttribute("d", closed); });
+      }
+      if (mode.indexOf("markers") >= 0) {
+        var marker = planMarkers(full, update, index, group, points, valid);
+        if (!marker) { return null; }
+        steps.push(marker);
+      }
+      if (mode.indexOf("text") >= 0) {
+        var text = planText(full, update, index, group, points, valid);
+        if (!text) { return null; }
+        steps.push(text);
+      }
+      return steps;
+    }
+
+    function planMarkers(full, update, index, group, points, valid) {
+      var elements = children(group, "g.points path.point");
+      // New markers are copies of the last one: their symbol must be the same, and per-point sizes and
+      // colours are then written to every marker.
+      var recount = elements.length !== valid.length;
+      if (recount && (Array.isArray(full.marker.symbol) || elements.length === 0)) { return null; }
+      var rotate = full.marker.angleref === "previous";
+      if (rotate && recount) { return null; }
+      var sizes = null;
+      if ("marker.size" in update || (recount && Array.isArray(value(update, index, "marker.size")))) {
+        var symbols = [].concat(full.marker.symbol);
+        if (symbols.some(function (symbol) { return symbol !== "circle" && symbol !== 0; })) { return null; }
+        sizes = value(update, index, "marker.size");
+      }
+      var colors = null;
+      if ("marker.color" in update || "marker.cmax" in update ||
+          (recount && Array.isArray(value(update, index, "marker.color")))) {
+        if (full.marker.showscale && ("marker.cmax" in update || "marker.cmin" in update || full.marker.cauto)) {
+          return null;
+        }
+        var raw = value(update, index, "marker.color");
+        if (Array.isArray(raw) && raw.every(function (c) { return isNumber(c) || c === null; })) {
+          var stops = full.marker.colorscale;
+          if (!Array.isArray(stops)) { return null; }
+          var low = value(update, index, "marker.cmin");
+          var high = value(update, index, "marker.cmax");
+          var range = extent(raw);
+          var scale = colorScale(stops, isNumber(low) ? low : range[0], isNumber(high) ? high : range[1]);
+          colors = raw.map(function (c) { var rgba = scale(c); return rgba ? cssColor(rgba) : null; });
+        } else if (Array.isArray(raw) || typeof raw === "string") {
+          colors = raw;
+        } else {
+          return null;
+        }
+      }
+      var angles = rotate ? markerAngles(points) : null;
+      return function () {
+        var shownElements = resize(elements, valid.length);
+        var drawnAngles = rotate ? base.angles[index] : null;
+        var k = 0;
+        points.forEach(function (point, n) {
+          if (!point) { return; }
+          var element = shownElements[k];
+          var transform = "translate(" + round2(point[0]) + "," + round2(point[1]) + ")";
+          if (rotate && isNumber(angles[n]) && isNumber(drawnAngles[n])) {
+            transform += " rotate(" + round2(angles[n] - drawnAngles[n]) + ")";
+          }
+          element.setAttribute("transform", transform);
+          element.style.display = inside(full, point) ? "" : "none";
+          if (sizes) {
+            var r = round2((Array.isArray(sizes) ? sizes[n] : sizes) / 2);
+            element.setAttribute("d", "M" + r + ",0A" + r + "," + r + " 0 1,1 0,-" + r + "A" + r + "," + r +
+              " 0 0,1 " + r + ",0Z");
+          }
+          if (colors) {
+            var color = Array.isArray(colors) ? colors[n] : colors;
+            if (color) { element.style.fill = color; }
+          }
+          k++;
+        });
+      };
+    }
+
+    /* Direction of each point from the previous one, in degrees on screen (for angleref "previous"). */
+    function markerAngles(points) {
+      return points.map(function (point, n) {
+        var previous = n > 0 ? points[n - 1] : null;
+        if (!point || !previous) { return NaN; }
+        return Math.atan2(point[1] - previous[1], point[0] - previous[0]) * 180 / Math.PI;
+      });
+    }
+
+    /* Labels keep the offset from their point that Plotly gave them (it depends on the text position and
+       the marker size, both fixed here), so a label moves with its point. */
+    function planText(full, update, index, group, points, valid) {
+      var slots = children(group, "g.text g.textpoint");
+      var offset = base.textOffsets[index];
+      if (!offset || Array.isArray(full.textposition) || Array.isArray(full.marker && full.marker.size)) {
+        return null;
+      }
+      var texts = value(update, index, "text");
+      var labels = Array.isArray(texts) ? texts : points.map(function () { return texts; });
+      var plain = labels.every(function (label) { return labelShape(label, null) === "plain"; });
+      if (!plain || slots.length === 0) { return null; }
+      // Plotly leaves the slot of an empty label without a <text>; a label cannot appear there. New slots
+      // are copies of the last one.
+      var template = textTemplates[index];
+      var writable = slots.every(function (slot) {
+        var element = slot.querySelector("text");
+        return !element || element.childElementCount === 0;
+      });
+      if (!writable || !template) { return null; }
+      return function () {
+        var slot = 0;
+        var shownSlots = resize(slots, valid.length);
+        points.forEach(function (point, n) {
+          if (!point) { return; }
+          var holder = shownSlots[slot++];
+          var element = holder.querySelector("text");
+          if (!element) {
+            if (labelText(labels[n]) === "") { return; }
+            element = template.cloneNode(true);
+            element.__data__ = holder.__data__;
+            holder.appendChild(element);
+          }
+          element.setAttribute("x", round2(point[0] + offset[0]));
+          element.setAttribute("y", round2(point[1] + offset[1]));
+          element.parentNode.style.display = inside(full, point) ? "" : "none";
+          if (element.getAttribute("data-unformatted") !== labelText(labels[n])) {
+            element.textContent = labelText(labels[n]);
+            element.setAttribute("data-unformatted", labelText(labels[n]));
+          }
+        });
+      };
+    }
+
+    /* ---- bars ---- */
+
+    function planBars(full, update, index, group) {
+      if (!onlyKeys(update, BAR_KEYS) || !axesFixed(full, update) || full.orientation !== "v") { return null; }
+      if (full.base !== undefined && full.base !== null) { return null; }
+      if (full.textposition && full.textposition !== "none" && full.text !== undefined && full.text !== "") {
+        return null;
+      }
+      var ys = value(update, index, "y");
+      var paths = children(group, "g.point path");
+      if (paths.length !== ys.length) { return null; }
+      var shapes = paths.map(function (path) {
+        return /^M([-\d.e]+),([-\d.e]+)V([-\d.e]+)H([-\d.e]+)V([-\d.e]+)Z$/.exec(path.getAttribute("d"));
+      });
+      if (shapes.some(function (shape) { return !shape; })) { return null; }
+      var yPixel = toPixel(full.yaxis);
+      var zero = yPixel(0);
+      return [function () {
+        paths.forEach(function (path, k) {
+          var shape = shapes[k];
+          var top = isNumber(ys[k]) ? round2(yPixel(ys[k])) : round2(zero);
+          path.setAttribute("d", "M" + shape[1] + "," + round2(zero) + "V" + top + "H" + shape[4] + "V" +
+            round2(zero) + "Z");
+        });
+      }];
+    }
+
+    /* ---- heatmaps ---- */
+
+    function edges(centers) {
+      var n = centers.length;
+      if (n === 1) { return [centers[0] - 0.5, centers[0] + 0.5]; }
+      var out = [centers[0] - (centers[1] - centers[0]) / 2];
+      for (var k = 1; k < n; k++) { out.push((centers[k - 1] + centers[k]) / 2); }
+      out.push(centers[n - 1] + (centers[n - 1] - centers[n - 2]) / 2);
+      return out;
+    }
+
+    function planHeatmap(full, update, index, group) {
+      if (!onlyKeys(update, HEATMAP_KEYS) || !axesFixed(full, update) || full.zsmooth || full.transpose) {
+        return null;
+      }
+      // Numbers in the cells: only a fixed-point texttemplate, in Plotly's contrast colours.
+      var cellLabels = children(group, "g.heatmap-label text");
+      var template = /^%\{z:\.(\d+)f\}$/.exec(full.texttemplate || "");
+      var autoColor = !full.textfont.color || full.textfont.color === "auto";
+      if ((full.texttemplate || cellLabels.length) && (!template || Array.isArray(full.textfont.color))) {
+        return null;
+      }
+      var image = group.querySelector("image");
+      var z = value(update, index, "z");
+      if (!image || !Array.isArray(z) || !Array.isArray(z[0])) { return null; }
+      var rows = z.length;
+      var columns = z[0].length;
+      var drawnZ = shown[index].z;
+      if (!Array.isArray(drawnZ) || drawnZ.length !== rows || drawnZ[0].length !== columns) { return null; }
+      var xs = value(update, index, "x");
+      var ys = value(update, index, "y");
+      var xaxis = axisOf(plot, full.xaxis);
+      var yaxis = axisOf(plot, full.yaxis);
+      if (xaxis.type === "category" || yaxis.type === "category") { return null; }
+      var xCenters = Array.isArray(xs) ? xs : z[0].map(function (_, k) { return full.x0 + k * full.dx; });
+      var yCenters = Array.isArray(ys) ? ys : z.map(function (_, k) { return full.y0 + k * full.dy; });
+      if (xCenters.length !== columns || yCenters.length !== rows) { return null; }
+      if (template && cellLabels.length !== rows * columns) { return null; }
+      var left = Number(image.getAttribute("x"));
+      var top = Number(image.getAttribute("y"));
+      var width = Number(image.getAttribute("width"));
+      var height = Number(image.getAttribute("height"));
+      var xEdges = edges(xCenters).map(function (v) { return toPixel(full.xaxis)(v) - left; });
+      var yEdges = edges(yCenters).map(function (v) { return toPixel(full.yaxis)(v) - top; });
+      // The cells may move with their axes (a window sliding along the positions) only if the image keeps
+      // its place on screen.
+      function covers(pixels, size, length, start) {
+        var low = Math.max(0, Math.min.apply(null, pixels) + start);
+        var high = Math.min(length, Math.max.apply(null, pixels) + start);
+        return Math.abs(low - start) <= 0.5 && Math.abs(high - low - size) <= 1;
+      }
+      if (!covers(xEdges, width, xaxis._length, left) || !covers(yEdges, height, yaxis._length, top)) {
+        return null;
+      }
+      var range = extent(z);
+      var low = value(update, index, "zmin");
+      var high = value(update, index, "zmax");
+      var stops = full.colorscale;
+      if (full.coloraxis) {
+        // A shared colour axis: its colours and fixed range (an automatic one spans every trace on it).
+        var shared = plot._fullLayout[full.coloraxis];
+        if (!shared || shared.cauto || shared.showscale && ("zmin" in update || "zmax" in update)) { return null; }
+        stops = shared.colorscale;
+        low = shared.cmin;
+        high = shared.cmax;
+      } else if (full.showscale && ("zmin" in update || "zmax" in update || full.zauto)) {
+        return null;
+      }
+      if (!Array.isArray(stops)) { return null; }
+      var scale = colorScale(stops, isNumber(low) ? low : range[0], isNumber(high) ? high : range[1]);
+      var xGap = full.xgap || 0;
+      var yGap = full.ygap || 0;
+      return [function () {
+        var canvas = document.createElement("canvas");
+        canvas.width = width;
+        canvas.height = height;
+        var context = canvas.getContext("2d");
+        for (var row = 0; row < rows; row++) {
+          var y0 = Math.round(Math.min(yEdges[row], yEdges[row + 1]));
+          var y1 = Math.round(Math.max(yEdges[row], yEdges[row + 1]));
+          for (var column = 0; column < columns; column++) {
+            var rgba = scale(z[row][column]);
+            if (!rgba) { continue; }
+            var x0 = Math.round(Math.min(xEdges[column], xEdges[column + 1]));
+            var x1 = Math.round(Math.max(xEdges[column], xEdges[column + 1]));
+            context.fillStyle = "rgba(" + Math.round(rgba[0]) + "," + Math.round(rgba[1]) + "," +
+              Math.round(rgba[2]) + "," + rgba[3] + ")";
+            // As Plotly: whole-pixel bricks, the gap taken from their far side.
+            context.fillRect(x0 + Math.floor(xGap / 2), y0 + Math.floor(yGap / 2), x1 - x0 - xGap, y1 - y0 - yGap);
+          }
+        }
+        image.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", canvas.toDataURL());
+        if (template) {
+          var digits = Number(template[1]);
+          cellLabels.forEach(function (label, k) {
+            var cell = z[Math.floor(k / columns)][k % columns];
+            var rgba = scale(cell);
+            var written = isNumber(cell) ? cell.toFixed(digits) : "";
+            if (label.textContent !== written) {
+              label.textContent = written;
+              label.setAttribute("data-unformatted", written);
+            }
+            if (rgba && autoColor) { label.style.fill = contrast(rgba); }
+          });
+        }
+      }];
+    }
+
+    /* ---- axes, shapes and annotations ---- */
+
+    var shownLayout = {};
+    // A label's offset from its point, and a label to copy, per trace: kept from the last drawing that had
+    // one, for labels that appear on points that had none.
+    var textOffsets = [];
+    var textTemplates = [];
+
+    function rangeOf(name) {
+      var path = name + ".range";
+      var range = path in shownLayout ? shownLayout[path] : plot._fullLayout[name].range;
+      return [Number(range[0]), Number(range[1])];
+    }
+
+    /* The ticks of an axis within its planned range, with their pixel positions. */
+    function visibleTicks(name, tickArrays, axis) {
+      var range = ranges[name];
+      var low = Math.min(range[0], range[1]);
+      var high = Math.max(range[0], range[1]);
+      var slack = (high - low) * 1e-6;
+      var linear = linearToPixel(axis._id);
+      var log = axis.type === "log";
+      var ticks = [];
+      (tickArrays.values || []).forEach(function (v, k) {
+        var l = log ? Math.log10(v) : Number(v);
+        if (l >= low - slack && l <= high + slack) {
+          ticks.push({ l: l, text: (tickArrays.texts || [])[k], pixel: linear(l) });
+        }
+      });
+      return ticks;
+    }
+
+    function shownTickValues(name) {
+      function shownValue(key) {
+        var path = name + "." + key;
+        return path in shownLayout ? shownLayout[path] : plot._fullLayout[name][key];
+      }
+      return { values: shownValue("tickvals"), texts: shownValue("ticktext") };
+    }
+
+    /* An axis whose range or ticks change: gridlines, zero line and tick labels move (the ticks are explicit
+       on such axes, written at build time, so Plotly draws the same ones). */
+    function planAxis(name, layout) {
+      var axis = plot._fullLayout[name];
+      if (!axis || axis.type === "category" || axis.type === "date" || axis.minor && axis.minor.showgrid) {
+        return null;
+      }
+      var id = axis._id;
+      var letter = id.charAt(0);
+      var values = layout[name + ".tickvals"];
+      var texts = layout[name + ".ticktext"];
+      if (!Array.isArray(values) || !Array.isArray(texts)) { return null; }
+      var range = ranges[name];
+      var low = Math.min(range[0], range[1]);
+      var high = Math.max(range[0], range[1]);
+      var slack = (high - low) * 1e-6;
+      var linear = linearToPixel(id);
+      var log = axis.type === "log";
+      var ticks = visibleTicks(name, { values: values, texts: texts }, axis);
+      var zeroShown = axis.zeroline && !log && low < 0 && high > 0;
+      var gridTicks = axis.showgrid ? ticks.filter(function (tick) {
+        return !(axis.zeroline && !log && Math.abs(tick.l) < slack + 1e-12);
+      }) : [];
+      var labels = axis.showticklabels ? children(plot, "g." + id + "tick") : [];
+      var grid = children(plot, "path." + id + "grid");
+      var marks = axis.ticks ? children(plot, "path." + id + "tick") : [];
+      if (axis.ticks && marks.length === 0 && ticks.length > 0) { return null; }
+      var zero = plot.querySelector("path." + id + "zl");
+      if (axis.showticklabels && labels.length === 0 && ticks.length > 0) { return null; }
+      if (axis.showgrid && grid.length === 0 && gridTicks.length > 0) { return null; }
+      if (zeroShown && !zero) { return null; }
+      var drawable = !axis.showticklabels || ticks.every(function (tick, k) {
+        var shape = labelShape(tick.text, null);
+        return shape !== null || (ticks.length === labels.length &&
+          labelShape(tick.text, labels[k].querySelector("text")) !== null);
+      });
+      if (!drawable) { return null; }
+      function place(pixel, shift) {
+        var at = round2(axis._offset + pixel + (shift || 0));
+        return letter === "x" ? "translate(" + at + ",0)" : "translate(0," + at + ")";
+      }
+      // Plotly may set a label off its tick (a label of several lines on a y axis sits higher): keep that.
+      var labelShift = 0;
+      if (labels.length) {
+        var before = ranges;
+        ranges = shownRanges;
+        var oldTicks = visibleTicks(name, shownTickValues(name), axis);
+        ranges = before;
+        var first = translation(labels[0].querySelector("text").getAttribute("transform"));
+        if (oldTicks.length) {
+          labelShift = first[letter === "x" ? 0 : 1] - (axis._offset + oldTicks[0].pixel);
+        }
+      }
+      return function () {
+        if (axis.showticklabels) {
+          resize(labels, ticks.length).forEach(function (group, k) {
+            var text = group.querySelector("text");
+            text.setAttribute("transform", place(ticks[k].pixel, labelShift));
+            setLabel(text, ticks[k].text);
+          });
+        }
+        if (axis.showgrid) {
+          resize(grid, gridTicks.length).forEach(function (line, k) {
+            line.setAttribute("transform", place(gridTicks[k].pixel));
+          });
+        }
+        if (axis.ticks) {
+          resize(marks, ticks.length).forEach(function (mark, k) {
+            mark.setAttribute("transform", place(ticks[k].pixel));
+          });
+        }
+        if (zero) {
+          zero.style.display = zeroShown ? "" : "none";
+          if (zeroShown) { zero.setAttribute("transform", place(linear(0))); }
+        }
+      };
+    }
+
+    function shapeElement(index) {
+      return plot.querySelector('g.shapelayer path[data-index="' + index + '"]');
+    }
+
+    /* A shape moves by the pixel change of its coordinates on data axes (paper and domain ones stay put). */
+    function planShape(index, layout) {
+      var spec = plot._fullLayout.shapes[index];
+      var element = shapeElement(index);
+      if (!spec || !element || (spec.type !== "rect" && spec.type !== "line")) { return null; }
+      var parsed = spec.type === "rect" ?
+        /^M([-\d.e]+),([-\d.e]+)H([-\d.e]+)V([-\d.e]+)H([-\d.e]+)Z$/.exec(element.getAttribute("d")) :
+        /^M([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)$/.exec(element.getAttribute("d"));
+      if (!parsed) { return null; }
+      var numbers = parsed.slice(1).map(Number);
+      var moved = { x0: 0, x1: 0, y0: 0, y1: 0 };
+      var ok = ["x", "y"].every(function (letter) {
+        var ref = spec[letter + "ref"];
+        var paths = ["0", "1"].map(function (end) { return "shapes[" + index + "]." + letter + end; });
+        if (!/^[xy]\d*$/.test(ref)) {
+          return paths.every(function (path) { return !(path in layout) || same(layout[path], shownLayout[path]); });
+        }
+        var now = toPixel(ref);
+        var before = ranges;
+        ranges = shownRanges;
+        var old = toPixel(ref);
+        ranges = before;
+        ["0", "1"].forEach(function (end, k) {
+          var oldValue = paths[k] in shownLayout ? shownLayout[paths[k]] : spec[letter + end];
+          var newValue = paths[k] in layout ? layout[paths[k]] : oldValue;
+          moved[letter + end] = now(newValue) - old(oldValue);
+        });
+        return isNumber(moved[letter + "0"]) && isNumber(moved[letter + "1"]);
+      });
+      if (!ok) { return null; }
+      // Plotly writes a rectangle as M x0,y0 H x1 V y1 H x0 Z and a line as M x0,y0 L x1,y1.
+      var x0 = numbers[0] + moved.x0;
+      var y0 = numbers[1] + moved.y0;
+      var x1 = numbers[2] + moved.x1;
+      var y1 = numbers[3] + moved.y1;
+      var d = spec.type === "rect" ?
+        "M" + round2(x0) + "," + round2(y0) + "H" + round2(x1) + "V" + round2(y1) + "H" + round2(x0) + "Z" :
+        "M" + round2(x0) + "," + round2(y0) + "L" + round2(x1) + "," + round2(y1);
+      return function () { element.setAttribute("d", d); };
+    }
+
+    /* An annotation without an arrow moves by the pixel change of its position and may change its text. */
+    function planAnnotation(index, layout) {
+      var spec = plot._fullLayout.annotations[index];
+      var group = plot.querySelector('g.annotation[data-index="' + index + '"]');
+      if (!spec || !group || spec.showarrow || spec.textangle) { return null; }
+      var box = group.querySelector("g.cursor-pointer");
+      var text = group.querySelector("text.annotation-text");
+      var translate = box && /^translate\(([-\d.e]+),([-\d.e]+)\)$/.exec(box.getAttribute("transform") || "");
+      if (!translate || !text) { return null; }
+      var shift = { x: 0, y: 0 };
+      var ok = ["x", "y"].every(function (letter) {
+        var path = "annotations[" + index + "]." + letter;
+        var ref = spec[letter + "ref"];
+        var oldValue = path in shownLayout ? shownLayout[path] : spec[letter];
+        var newValue = path in layout ? layout[path] : oldValue;
+        if (!/^[xy]\d*$/.test(ref)) { return same(oldValue, newValue); }
+        var before = ranges;
+        ranges = shownRanges;
+        var old = linearToPixel(ref)(Number(oldValue));
+        ranges = before;
+        shift[letter] = linearToPixel(ref)(Number(newValue)) - old;
+        return isNumber(shift[letter]);
+      });
+      if (!ok) { return null; }
+      var textPath = "annotations[" + index + "].text";
+      var label = textPath in layout ? layout[textPath] : null;
+      if (label !== null && spec.xanchor !== "center" && !same(label, shownLayout[textPath])) { return null; }
+      if (label !== null && !labelShape(label, text)) { return null; }
+      var x = round2(Number(translate[1]) + shift.x);
+      var y = round2(Number(translate[2]) + shift.y);
+      return function () {
+        box.setAttribute("transform", "translate(" + x + "," + y + ")");
+        if (label !== null) { setLabel(text, label); }
+      };
+    }
+
+    function planLayout(layout) {
+      var axes = {};
+      var shapes = {};
+      var annotations = {};
+      var supported = Object.keys(layout).every(function (path) {
+        if (same(layout[path], shownLayout[path])) { return true; }
+        var match = /^([xy]axis\d*)\.(range|tickvals|ticktext)$/.exec(path);
+        if (match) { axes[match[1]] = true; return true; }
+        match = /^shapes\[(\d+)\]\.[xy][01]$/.exec(path);
+        if (match) { shapes[match[1]] = true; return true; }
+        match = /^annotations\[(\d+)\]\.(x|y|text)$/.exec(path);
+        if (match) { annotations[match[1]] = true; return true; }
+        return false;
+      });
+      if (!supported) { return null; }
+      ranges = {};
+      Object.keys(shownRanges).forEach(function (name) { ranges[name] = shownRanges[name]; });
+      var rangeChanged = {};
+      Object.keys(axes).forEach(function (name) {
+        var path = name + ".range";
+        if (path in layout) {
+          ranges[name] = [Number(layout[path][0]), Number(layout[path][1])];
+          rangeChanged[name] = !same(ranges[name], shownRanges[name]);
+        }
+      });
+      (plot._fullLayout.shapes || []).forEach(function (spec, index) {
+        if (rangeChanged[axisName(spec.xref || "")] || rangeChanged[axisName(spec.yref || "")]) { shapes[index] = true; }
+      });
+      (plot._fullLayout.annotations || []).forEach(function (spec, index) {
+        if (rangeChanged[axisName(spec.xref || "")] || rangeChanged[axisName(spec.yref || "")]) {
+          annotations[index] = true;
+        }
+      });
+      var steps = [];
+      var names = Object.keys(axes);
+      for (var k = 0; k < names.length; k++) {
+        var merged = {};
+        [".tickvals", ".ticktext"].forEach(function (key) {
+          var path = names[k] + key;
+          merged[path] = path in layout ? layout[path] :
+            path in shownLayout ? shownLayout[path] : plot._fullLayout[names[k]][key.slice(1)];
+        });
+        var axisStep = planAxis(names[k], merged);
+        if (!axisStep) { return null; }
+        steps.push(axisStep);
+      }
+      var shapeIndices = Object.keys(shapes);
+      for (k = 0; k < shapeIndices.length; k++) {
+        var shapeStep = planShape(Number(shapeIndices[k]), layout);
+        if (!shapeStep) { return null; }
+        steps.push(shapeStep);
+      }
+      var annotationIndices = Object.keys(annotations);
+      for (k = 0; k < annotationIndices.length; k++) {
+        var annotationStep = planAnnotation(Number(annotationIndices[k]), layout);
+        if (!annotationStep) { return null; }
+        steps.push(annotationStep);
+      }
+      return { steps: steps, rangeChanged: rangeChanged };
+    }
+
+    /* ---- public ---- */
+
+    /* Plotly has just drawn the figure with `updates` (one {path: value} per trace) and `layout` (paths of
+       the layout) applied to it. */
+    function drawn(updates, layout) {
+      shown = initial.map(function (flat, index) {
+        var copy = {};
+        Object.keys(flat).forEach(function (path) { copy[path] = flat[path]; });
+        Object.keys(updates[index] || {}).forEach(function (path) { copy[path] = updates[index][path]; });
+        return copy;
+      });
+      shownLayout = {};
+      Object.keys(layout || {}).forEach(function (path) { shownLayout[path] = layout[path]; });
+      shownRanges = {};
+      Object.keys(plot._fullLayout).forEach(function (name) {
+        if (/^[xy]axis\d*$/.test(name)) { shownRanges[name] = rangeOf(name); }
+      });
+      ranges = shownRanges;
+      var groups = traceGroups(plot);
+      base = { points: [], angles: [], textOffsets: [] };
+      plot._fullData.forEach(function (full, index) {
+        var points = full.type === "scatter" ? pixels(full, {}, index) : null;
+        base.points[index] = points;
+        base.angles[index] = points ? markerAngles(points) : null;
+        var group = groups[index];
+        var slots = group ? children(group, "g.text g.textpoint") : [];
+        var valid = points ? points.filter(Boolean) : [];
+        var offset = null;
+        if (slots.length === valid.length) {
+          slots.some(function (slot, k) {
+            var text = slot.querySelector("text");
+            if (text) {
+              offset = [Number(text.getAttribute("x")) - valid[k][0], Number(text.getAttribute("y")) - valid[k][1]];
+            }
+            return Boolean(text);
+          });
+        }
+        if (offset) {
+          textOffsets[index] = offset;
+          textTemplates[index] = slots.map(function (slot) { return slot.querySelector("text"); })
+            .filter(Boolean)[0].cloneNode(true);
+        }
+        base.textOffsets[index] = textOffsets[index] || null;
+      });
+    }
+
+    function apply(updates, layout) {
+      if (!base) { return false; }
+      var plannedLayout = planLayout(layout || {});
+      if (!plannedLayout) {
+        ranges = shownRanges;
+        return false;
+      }
+      var groups = traceGroups(plot);
+      var steps = plannedLayout.steps;
+      var changes = updates.map(function (update, index) {
+        var changed = {};
+        Object.keys(update).forEach(function (path) {
+          if (!same(update[path], shown[index][path])) { changed[path] = update[path]; }
+        });
+        return changed;
+      });
+      for (var index = 0; index < changes.length; index++) {
+        var update = changes[index];
+        var full = plot._fullData[index];
+        var moved = full && (plannedLayout.rangeChanged[axisName(full.xaxis || "x")] ||
+          plannedLayout.rangeChanged[axisName(full.yaxis || "y")]);
+        if (Object.keys(update).length === 0 && !moved) { continue; }
+        var group = groups[index];
+        var planned = null;
+        if (full && full.visible === true && group) {
+          if (full.type === "scatter") {
+            planned = planScatter(full, update, index, group);
+          } else if (full.type === "bar" && !plannedLayout.rangeChanged[axisName(full.xaxis)]) {
+            planned = planBars(full, update, index, group);
+          } else if (full.type === "heatmap") {
+            planned = planHeatmap(full, update, index, group);
+          }
+        }
+        if (!planned) {
+          ranges = shownRanges;
+          return false;
+        }
+        steps = steps.concat(planned);
+      }
+      steps.forEach(function (step) { step(); });
+      changes.forEach(function (update, index) {
+        Object.keys(update).forEach(function (path) { shown[index][path] = update[path]; });
+      });
+      Object.keys(layout || {}).forEach(function (path) { shownLayout[path] = layout[path]; });
+      shownRanges = ranges;
+      return true;
+    }
+
+    return { apply: apply, drawn: drawn };
+  }
+
+  window.RopeVizDirect = { create: create };
+})();
