@@ -221,8 +221,8 @@ def main() -> None:
             f"| {name} ({len(subset)} steps, {len(subset) / len(latency):.0%}): p50 / p95 | "
             f"{percentile(subset, 0.5):.1f} / {percentile(subset, 0.95):.1f} ms | |"
             for name, subset in (
-                ("drawn directly in the SVG (trace data only)", by_path["direct"]),
-                ("redrawn by Plotly (layout changes)", by_path["full"]),
+                ("drawn directly in the SVG", by_path["direct"]),
+                ("redrawn by Plotly", by_path["full"]),
             )
             if subset
         ],

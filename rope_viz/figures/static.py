@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from rope_viz.demos.base import Demo, View
-from rope_viz.figures.ticks import axis_ticks
+from rope_viz.figures.ticks import axis_ticks, linear_ticks
 
 #: Arrays with at least this many entries are stored once and referenced.
 _MIN_SHARED_LENGTH = 6
@@ -171,6 +171,38 @@ def _finite(value: Any, log: bool) -> bool:
     return bool(np.isfinite(number)) and (number > 0 or not log)
 
 
+def _with_explicit_colorbar_ticks(figure: dict[str, Any], views: list[View]) -> list[View]:
+    """Give the colour bar of a heatmap whose ``zmin``/``zmax`` change between states explicit ticks.
+
+    As for axes (:func:`_with_explicit_ticks`): the page's script can then move the colour bar's labels.
+    """
+    out = views
+    for k, trace in enumerate(figure["data"]):
+        if trace.get("type") != "heatmap" or trace.get("coloraxis") or trace.get("showscale") is False:
+            continue
+        bounds = [
+            (view.traces[k].get("zmin", trace.get("zmin")), view.traces[k].get("zmax", trace.get("zmax")))
+            for view in views
+        ]
+        if None in {value for pair in bounds for value in pair} or len(set(bounds)) == 1:
+            continue
+        ticks = [linear_ticks(float(low), float(high)) for low, high in bounds]
+        out = [
+            View(
+                traces=[
+                    {**update, "colorbar.tickvals": values, "colorbar.ticktext": texts} if j == k else update
+                    for j, update in enumerate(view.traces)
+                ],
+                layout=view.layout,
+                readout=view.readout,
+            )
+            for view, (values, texts) in zip(out, ticks, strict=True)
+        ]
+        values, texts = linear_ticks(float(trace["zmin"]), float(trace["zmax"]))
+        trace.setdefault("colorbar", {}).update({"tickmode": "array", "tickvals": values, "ticktext": texts})
+    return out
+
+
 def _with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
     """Give every axis whose range changes between states explicit ticks in each state (see :mod:`.ticks`).
 
@@ -223,6 +255,7 @@ def build_payload(demo: Demo) -> dict[str, Any]:
     default = list(itertools.product(*grids)).index(tuple(control.default for control in demo.controls))
     views = _with_fixed_autoranges(figure, views, default)
     views = _with_explicit_ticks(figure["layout"], views)
+    views = _with_explicit_colorbar_ticks(figure, views)
     states = [_encode_view(view, trace_count, table) for view in views]
     strides = [int(np.prod([len(grid) for grid in grids[k + 1 :]], dtype=int)) for k in range(len(grids))]
     controls = [

@@ -19,7 +19,8 @@
 
   var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax"];
   var BAR_KEYS = ["y", "customdata", "hovertext"];
-  var HEATMAP_KEYS = ["x", "y", "z", "zmin", "zmax", "customdata", "text", "hovertext"];
+  var HEATMAP_KEYS = ["x", "y", "z", "zmin", "zmax", "customdata", "text", "hovertext", "colorbar.tickvals",
+    "colorbar.ticktext"];
 
   function isNumber(value) {
     return typeof value === "number" && isFinite(value);
@@ -347,9 +348,11 @@
         if (full.line.shape !== "linear") { return null; }
         var pieces = segments(points).filter(function (piece) { return piece.length > 1; });
         var lines = children(group, "g.lines path.js-line");
-        if (lines.length === 0 && pieces.length > 0) { return null; }
+        var lineLayer = group.querySelector("g.lines");
+        var lineTemplate = lines.length === 0 && pieces.length > 0 ? legendPart(index, "g.legendlines path.js-line") : null;
+        if (lines.length === 0 && pieces.length > 0 && (!lineTemplate || !lineLayer)) { return null; }
         steps.push(function () {
-          resize(lines, pieces.length);
+          if (lineTemplate) { grow(lines, pieces.length, lineTemplate, lineLayer); } else { resize(lines, pieces.length); }
           pieces.forEach(function (piece, k) { lines[k].setAttribute("d", pathOf(piece)); });
         });
       }
@@ -378,7 +381,11 @@
       // New markers are copies of the last one: their symbol must be the same, and per-point sizes and
       // colours are then written to every marker.
       var recount = elements.length !== valid.length;
-      if (recount && (Array.isArray(full.marker.symbol) || elements.length === 0)) { return null; }
+      var container = group.querySelector("g.points");
+      var template = elements.length === 0 && valid.length > 0 ? markerTemplate(index, full) : null;
+      if (recount && (Array.isArray(full.marker.symbol) || (elements.length === 0 && (!template || !container)))) {
+        return null;
+      }
       var rotate = full.marker.angleref === "previous";
       if (rotate && recount) { return null; }
       var sizes = null;
@@ -410,7 +417,8 @@
       }
       var angles = rotate ? markerAngles(points) : null;
       return function () {
-        var shownElements = resize(elements, valid.length);
+        var shownElements = template ? grow(elements, valid.length, template, container) :
+          resize(elements, valid.length);
         var drawnAngles = rotate ? base.angles[index] : null;
         var k = 0;
         points.forEach(function (point, n) {
@@ -456,7 +464,8 @@
       var texts = value(update, index, "text");
       var labels = Array.isArray(texts) ? texts : points.map(function () { return texts; });
       var plain = labels.every(function (label) { return labelShape(label, null) === "plain"; });
-      if (!plain || slots.length === 0) { return null; }
+      var textLayer = group.querySelector("g.text");
+      if (!plain || (slots.length === 0 && (!slotTemplates[index] || !textLayer))) { return null; }
       // Plotly leaves the slot of an empty label without a <text>; a label cannot appear there. New slots
       // are copies of the last one.
       var template = textTemplates[index];
@@ -467,7 +476,7 @@
       if (!writable || !template) { return null; }
       return function () {
         var slot = 0;
-        var shownSlots = resize(slots, valid.length);
+        var shownSlots = grow(slots, valid.length, slotTemplates[index], textLayer);
         points.forEach(function (point, n) {
           if (!point) { return; }
           var holder = shownSlots[slot++];
@@ -527,6 +536,44 @@
       return out;
     }
 
+    /* A colour bar whose range changes: its labels move along the bar (explicit ticks, written at build
+       time). Where the bar lies is read off the labels Plotly drew: two of them fix it. */
+    function planColorbar(full, update, index, low, high) {
+      var bar = plot.querySelector("g.cb" + full.uid);
+      var values = value(update, index, "colorbar.tickvals");
+      var texts = value(update, index, "colorbar.ticktext");
+      if (!bar || !Array.isArray(values) || !Array.isArray(texts) || !isNumber(low) || !isNumber(high)) {
+        return null;
+      }
+      var labels = children(bar, "g.cbaxis g").filter(function (node) { return /tick$/.test(node.getAttribute("class")); });
+      var oldLow = Number(shown[index].zmin);
+      var oldHigh = Number(shown[index].zmax);
+      var known = labels.map(function (node) {
+        var text = node.querySelector("text");
+        var number = Number(String(text.getAttribute("data-unformatted")).replace("\u2212", "-"));
+        return { fraction: (number - oldLow) / (oldHigh - oldLow), at: translation(text.getAttribute("transform"))[1] };
+      }).filter(function (label) { return isNumber(label.fraction) && isNumber(label.at); });
+      if (known.length < 2 || known[0].fraction === known[known.length - 1].fraction) { return null; }
+      var a = known[0];
+      var b = known[known.length - 1];
+      var length = (a.at - b.at) / (b.fraction - a.fraction);
+      var bottom = a.at + a.fraction * length;
+      var ticks = [];
+      values.forEach(function (v, k) {
+        if (v >= Math.min(low, high) - 1e-9 && v <= Math.max(low, high) + 1e-9) {
+          ticks.push({ at: bottom - (v - low) / (high - low) * length, text: texts[k] });
+        }
+      });
+      if (ticks.some(function (tick) { return labelShape(tick.text, null) === null; })) { return null; }
+      return function () {
+        resize(labels, ticks.length).forEach(function (node, k) {
+          var text = node.querySelector("text");
+          text.setAttribute("transform", "translate(0," + round2(ticks[k].at) + ")");
+          setLabel(text, ticks[k].text);
+        });
+      };
+    }
+
     function planHeatmap(full, update, index, group) {
       if (!onlyKeys(update, HEATMAP_KEYS) || !axesFixed(full, update) || full.zsmooth || full.transpose) {
         return null;
@@ -581,8 +628,13 @@
         stops = shared.colorscale;
         low = shared.cmin;
         high = shared.cmax;
-      } else if (full.showscale && ("zmin" in update || "zmax" in update || full.zauto)) {
+      } else if (full.showscale && full.zauto) {
         return null;
+      }
+      var colorbarStep = null;
+      if (!full.coloraxis && full.showscale && ("zmin" in update || "zmax" in update)) {
+        colorbarStep = planColorbar(full, update, index, low, high);
+        if (!colorbarStep) { return null; }
       }
       if (!Array.isArray(stops)) { return null; }
       var scale = colorScale(stops, isNumber(low) ? low : range[0], isNumber(high) ? high : range[1]);
@@ -608,6 +660,7 @@
           }
         }
         image.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", canvas.toDataURL());
+        if (colorbarStep) { colorbarStep(); }
         if (template) {
           var digits = Number(template[1]);
           cellLabels.forEach(function (label, k) {
@@ -631,6 +684,40 @@
     // one, for labels that appear on points that had none.
     var textOffsets = [];
     var textTemplates = [];
+    var slotTemplates = [];
+    var markerTemplates = [];
+
+    /* The element matching `selector` in the legend entry of trace `index`: Plotly draws it with the trace's
+       own style. */
+    function legendPart(index, selector) {
+      var item = children(plot, "g.legend g.traces").filter(function (node) {
+        var first = Array.isArray(node.__data__) ? node.__data__[0] : null;
+        var trace = first && (first.trace || (first[0] && first[0].trace));
+        return Boolean(trace) && trace.index === index;
+      })[0];
+      return item ? item.querySelector(selector) : null;
+    }
+
+    /* A marker to copy for a trace that shows none now: one Plotly drew earlier, or its legend symbol
+       (drawn with the same symbol, size and colour up to the legend's size cap). */
+    function markerTemplate(index, full) {
+      if (markerTemplates[index]) { return markerTemplates[index]; }
+      var symbol = legendPart(index, "path.scatterpts");
+      if (!symbol || full.marker.size > 16 || Array.isArray(full.marker.size)) { return null; }
+      var copy = symbol.cloneNode(true);
+      copy.setAttribute("class", "point");
+      return copy;
+    }
+
+    /* Grow `elements` (possibly empty) to `count` inside `container`, copying `template` when empty. */
+    function grow(elements, count, template, container) {
+      if (elements.length === 0 && count > 0) {
+        var first = template.cloneNode(true);
+        container.appendChild(first);
+        elements.push(first);
+      }
+      return resize(elements, count);
+    }
 
     function rangeOf(name) {
       var path = name + ".range";
@@ -888,7 +975,14 @@
 
     /* Plotly has just drawn the figure with `updates` (one {path: value} per trace) and `layout` (paths of
        the layout) applied to it. */
+    var drawing = null;  // what Plotly last drew, read lazily at the next step (page load stays light)
+
     function drawn(updates, layout) {
+      drawing = { updates: updates, layout: layout };
+      base = null;
+    }
+
+    function readDrawing(updates, layout) {
       shown = initial.map(function (flat, index) {
         var copy = {};
         Object.keys(flat).forEach(function (path) { copy[path] = flat[path]; });
@@ -923,14 +1017,21 @@
         }
         if (offset) {
           textOffsets[index] = offset;
-          textTemplates[index] = slots.map(function (slot) { return slot.querySelector("text"); })
-            .filter(Boolean)[0].cloneNode(true);
+          var withText = slots.filter(function (slot) { return slot.querySelector("text"); })[0];
+          textTemplates[index] = withText.querySelector("text").cloneNode(true);
+          slotTemplates[index] = withText.cloneNode(true);
         }
+        var point = group ? group.querySelector("g.points path.point") : null;
+        if (point) { markerTemplates[index] = point.cloneNode(true); }
         base.textOffsets[index] = textOffsets[index] || null;
       });
     }
 
     function apply(updates, layout) {
+      if (drawing) {
+        readDrawing(drawing.updates, drawing.layout);
+        drawing = null;
+      }
       if (!base) { return false; }
       var plannedLayout = planLayout(layout || {});
       if (!plannedLayout) {
