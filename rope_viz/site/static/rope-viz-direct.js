@@ -30,6 +30,16 @@
     return Math.round(value * 100) / 100;
   }
 
+  /* Write only what changes: every write makes chromium restyle and repaint the element. */
+  function setAttribute(element, name, value) {
+    value = String(value);
+    if (element.getAttribute(name) !== value) { element.setAttribute(name, value); }
+  }
+
+  function setStyle(element, property, value) {
+    if (element.style[property] !== value) { element.style[property] = value; }
+  }
+
   /* ---- colours ---------------------------------------------------------------------------------------- */
 
   var colorCache = {};
@@ -353,7 +363,7 @@
         if (lines.length === 0 && pieces.length > 0 && (!lineTemplate || !lineLayer)) { return null; }
         steps.push(function () {
           if (lineTemplate) { grow(lines, pieces.length, lineTemplate, lineLayer); } else { resize(lines, pieces.length); }
-          pieces.forEach(function (piece, k) { lines[k].setAttribute("d", pathOf(piece)); });
+          pieces.forEach(function (piece, k) { setAttribute(lines[k], "d", pathOf(piece)); });
         });
       }
       if (full.fill && full.fill !== "none") {
@@ -361,7 +371,7 @@
         var fill = group.querySelector("g.fills path.js-fill");
         if (!fill) { return null; }
         var closed = segments(points).map(function (piece) { return pathOf(piece) + "Z"; }).join("");
-        steps.push(function () { fill.setAttribute("d", closed); });
+        steps.push(function () { setAttribute(fill, "d", closed); });
       }
       if (mode.indexOf("markers") >= 0) {
         var marker = planMarkers(full, update, index, group, points, valid);
@@ -428,16 +438,16 @@
           if (rotate && isNumber(angles[n]) && isNumber(drawnAngles[n])) {
             transform += " rotate(" + round2(angles[n] - drawnAngles[n]) + ")";
           }
-          element.setAttribute("transform", transform);
-          element.style.display = inside(full, point) ? "" : "none";
+          setAttribute(element, "transform", transform);
+          setStyle(element, "display", inside(full, point) ? "" : "none");
           if (sizes) {
             var r = round2((Array.isArray(sizes) ? sizes[n] : sizes) / 2);
-            element.setAttribute("d", "M" + r + ",0A" + r + "," + r + " 0 1,1 0,-" + r + "A" + r + "," + r +
+            setAttribute(element, "d", "M" + r + ",0A" + r + "," + r + " 0 1,1 0,-" + r + "A" + r + "," + r +
               " 0 0,1 " + r + ",0Z");
           }
           if (colors) {
             var color = Array.isArray(colors) ? colors[n] : colors;
-            if (color) { element.style.fill = color; }
+            if (color) { setStyle(element, "fill", color); }
           }
           k++;
         });
@@ -487,9 +497,9 @@
             element.__data__ = holder.__data__;
             holder.appendChild(element);
           }
-          element.setAttribute("x", round2(point[0] + offset[0]));
-          element.setAttribute("y", round2(point[1] + offset[1]));
-          element.parentNode.style.display = inside(full, point) ? "" : "none";
+          setAttribute(element, "x", round2(point[0] + offset[0]));
+          setAttribute(element, "y", round2(point[1] + offset[1]));
+          setStyle(element.parentNode, "display", inside(full, point) ? "" : "none");
           if (element.getAttribute("data-unformatted") !== labelText(labels[n])) {
             element.textContent = labelText(labels[n]);
             element.setAttribute("data-unformatted", labelText(labels[n]));
@@ -519,7 +529,7 @@
         paths.forEach(function (path, k) {
           var shape = shapes[k];
           var top = isNumber(ys[k]) ? round2(yPixel(ys[k])) : round2(zero);
-          path.setAttribute("d", "M" + shape[1] + "," + round2(zero) + "V" + top + "H" + shape[4] + "V" +
+          setAttribute(path, "d", "M" + shape[1] + "," + round2(zero) + "V" + top + "H" + shape[4] + "V" +
             round2(zero) + "Z");
         });
       }];
@@ -568,7 +578,7 @@
       return function () {
         resize(labels, ticks.length).forEach(function (node, k) {
           var text = node.querySelector("text");
-          text.setAttribute("transform", "translate(0," + round2(ticks[k].at) + ")");
+          setAttribute(text, "transform", "translate(0," + round2(ticks[k].at) + ")");
           setLabel(text, ticks[k].text);
         });
       };
@@ -671,7 +681,7 @@
               label.textContent = written;
               label.setAttribute("data-unformatted", written);
             }
-            if (rgba && autoColor) { label.style.fill = contrast(rgba); }
+            if (rgba && autoColor) { setStyle(label, "fill", contrast(rgba)); }
           });
         }
       }];
@@ -808,23 +818,23 @@
         if (axis.showticklabels) {
           resize(labels, ticks.length).forEach(function (group, k) {
             var text = group.querySelector("text");
-            text.setAttribute("transform", place(ticks[k].pixel, labelShift));
+            setAttribute(text, "transform", place(ticks[k].pixel, labelShift));
             setLabel(text, ticks[k].text);
           });
         }
         if (axis.showgrid) {
           resize(grid, gridTicks.length).forEach(function (line, k) {
-            line.setAttribute("transform", place(gridTicks[k].pixel));
+            setAttribute(line, "transform", place(gridTicks[k].pixel));
           });
         }
         if (axis.ticks) {
           resize(marks, ticks.length).forEach(function (mark, k) {
-            mark.setAttribute("transform", place(ticks[k].pixel));
+            setAttribute(mark, "transform", place(ticks[k].pixel));
           });
         }
         if (zero) {
-          zero.style.display = zeroShown ? "" : "none";
-          if (zeroShown) { zero.setAttribute("transform", place(linear(0))); }
+          setStyle(zero, "display", zeroShown ? "" : "none");
+          if (zeroShown) { setAttribute(zero, "transform", place(linear(0))); }
         }
       };
     }
@@ -871,7 +881,7 @@
       var d = spec.type === "rect" ?
         "M" + round2(x0) + "," + round2(y0) + "H" + round2(x1) + "V" + round2(y1) + "H" + round2(x0) + "Z" :
         "M" + round2(x0) + "," + round2(y0) + "L" + round2(x1) + "," + round2(y1);
-      return function () { element.setAttribute("d", d); };
+      return function () { setAttribute(element, "d", d); };
     }
 
     /* An annotation without an arrow moves by the pixel change of its position and may change its text. */
@@ -905,7 +915,7 @@
       var x = round2(Number(translate[1]) + shift.x);
       var y = round2(Number(translate[2]) + shift.y);
       return function () {
-        box.setAttribute("transform", "translate(" + x + "," + y + ")");
+        setAttribute(box, "transform", "translate(" + x + "," + y + ")");
         if (label !== null) { setLabel(text, label); }
       };
     }
