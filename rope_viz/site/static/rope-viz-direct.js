@@ -990,6 +990,16 @@
     function drawn(updates, layout) {
       drawing = { updates: updates, layout: layout };
       base = null;
+      // Read it when the page is idle, so that the next step does not pay for it.
+      var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 50); };
+      later(readPendingDrawing);
+    }
+
+    function readPendingDrawing() {
+      if (drawing) {
+        readDrawing(drawing.updates, drawing.layout);
+        drawing = null;
+      }
     }
 
     function readDrawing(updates, layout) {
@@ -1038,10 +1048,7 @@
     }
 
     function apply(updates, layout) {
-      if (drawing) {
-        readDrawing(drawing.updates, drawing.layout);
-        drawing = null;
-      }
+      readPendingDrawing();
       if (!base) { return false; }
       var plannedLayout = planLayout(layout || {});
       if (!plannedLayout) {
