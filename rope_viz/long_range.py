@@ -337,18 +337,3 @@ def first_below(distances: object, values: object, level: float) -> float | None
         raise ValueError(f"distances and values must be 1-D of the same length, got {r.shape} and {y.shape}")
     below = np.flatnonzero(y < level)
     return float(r[below[0]]) if below.size else None
-
-
-__all__ = [
-    "abel_bound",
-    "abel_factor",
-    "complex_score_magnitude",
-    "first_below",
-    "local_maxima",
-    "monte_carlo_scores",
-    "pair_products",
-    "partial_sums",
-    "phase_coherence",
-    "relative_bound",
-    "score_statistics",
-]
