@@ -107,8 +107,13 @@
 
   /* ---- reading the drawn figure ----------------------------------------------------------------------- */
 
+  /* "x2" to "xaxis2": an axis id of a trace or reference to its layout name. */
+  function axisName(id) {
+    return id.charAt(0) + "axis" + id.slice(1);
+  }
+
   function axisOf(plot, id) {
-    return plot._fullLayout[id.charAt(0) + "axis" + id.slice(1)];
+    return plot._fullLayout[axisName(id)];
   }
 
   /* The SVG group Plotly drew for each trace, found through the calcdata d3 bound to it. */
@@ -258,10 +263,6 @@
        of ten on a log axis). */
     var shownRanges = {};
     var ranges = {};
-
-    function axisName(id) {
-      return id.charAt(0) + "axis" + id.slice(1);
-    }
 
     /* Pixel position along an axis (from the start of its subplot) of a value in Plotly's linear units
        (the exponent on a log axis), as Plotly's l2p computes it. */
