@@ -13,7 +13,12 @@ import pytest
 
 import rope_viz.demos
 from rope_viz.demos.base import Control, Demo, View, _set_path
-from rope_viz.figures.static import MAX_PAYLOAD_BYTES, build_payload, site_figure
+from rope_viz.figures.static import (
+    MAX_PAYLOAD_BYTES,
+    _with_a_point_in_every_state,
+    build_payload,
+    site_figure,
+)
 from rope_viz.site.sphinx_ext import PLOTLY_BUNDLE_TRACE_TYPES
 from rope_viz.widgets.live import live_widget, plotly_update_arguments
 
@@ -103,6 +108,41 @@ def test_site_payload_is_complete_and_small(demo):
     html = figure.to_html()
     assert html.count('type="range"') == len(demo.controls)
     assert "<script src" not in html, "the site figure must not load scripts itself"
+
+
+def _resolved(value, arrays: list):
+    if isinstance(value, dict) and "$ref" in value:
+        return arrays[value["$ref"]]
+    return value
+
+
+def test_site_scatter_traces_are_empty_in_every_state_or_in_none(demo):
+    """Plotly draws no SVG group for an empty trace, and the page's direct drawing has then nothing to draw
+    into: a scatter trace that is empty in some states must carry a missing point there instead."""
+    payload = build_payload(demo)
+    for k, trace in enumerate(payload["figure"]["data"]):
+        if trace.get("type", "scatter") != "scatter":
+            continue
+        lengths = {
+            len(_resolved(state["t"][k].get("x", trace.get("x", [None])), payload["arrays"]) or [])
+            for state in payload["states"]
+        }
+        assert 0 not in lengths or lengths == {0}, f"trace {k} ({trace.get('name')}): lengths {lengths}"
+
+
+def test_empty_states_of_a_trace_get_one_missing_point():
+    figure = {"data": [{"type": "scatter", "x": [], "y": []}, {"type": "scatter", "x": [], "y": []}]}
+    views = [
+        View(traces=[{"x": [], "y": [], "text": []}, {}]),
+        View(traces=[{"x": [1.0, 2.0], "y": [3.0, 4.0], "text": ["a", "b"]}, {}]),
+    ]
+    out = _with_a_point_in_every_state(figure, views, default=0)
+    assert out[0].traces[0] == {"x": [None], "y": [None], "text": [None]}
+    assert out[1].traces[0] == views[1].traces[0]
+    assert figure["data"][0]["x"] == [None] and figure["data"][0]["y"] == [None]
+    # Empty in every state: left alone.
+    assert figure["data"][1] == {"type": "scatter", "x": [], "y": []}
+    assert [view.traces[1] for view in out] == [{}, {}]
 
 
 def _between(control: Control, rng: np.random.Generator) -> float:

@@ -127,6 +127,53 @@ def _with_fixed_autoranges(figure: dict[str, Any], views: list[View], default: i
     return out
 
 
+def _with_a_point_in_every_state(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
+    """Give a scatter trace that is empty in some states (but not all) one missing point in those states.
+
+    Plotly draws no SVG group for an empty trace; with a single ``null`` point it keeps the trace's group
+    (and draws nothing in it), so the page's script can draw the trace's points directly when they come back.
+    ``figure`` gets the same change if the initial state (``default``) is one of the empty ones.
+    """
+    out = views
+    for k, trace in enumerate(figure["data"]):
+        if trace.get("type", "scatter") != "scatter":
+            continue
+        empty = [_is_empty(view.traces[k], trace) for view in views]
+        if not any(empty) or all(empty):
+            continue
+        out = [
+            View(
+                traces=[
+                    _one_missing_point(update) if j == k and is_empty else update
+                    for j, update in enumerate(view.traces)
+                ],
+                layout=view.layout,
+                readout=view.readout,
+            )
+            for view, is_empty in zip(out, empty, strict=True)
+        ]
+        if empty[default]:
+            figure["data"][k] = {
+                **trace,
+                **_one_missing_point({key: trace[key] for key in ("x", "y", "text") if key in trace}),
+            }
+    return out
+
+
+def _is_empty(update: dict[str, Any], trace: dict[str, Any]) -> bool:
+    """Whether a trace shows no point in a state: its ``x`` there (or in the base trace) has length 0."""
+    xs = update.get("x", trace.get("x"))
+    return xs is not None and len(xs) == 0
+
+
+def _one_missing_point(update: dict[str, Any]) -> dict[str, Any]:
+    """``update`` with every empty per-point list replaced by one ``None``."""
+    return {
+        path: [None] if isinstance(value, list | tuple | np.ndarray) and len(value) == 0 else value
+        for path, value in update.items()
+    }
+
+
 def _data_range(
     traces: list[dict[str, Any]],
     view: View,
@@ -253,6 +300,7 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         values = dict(zip((control.name for control in demo.controls), combination, strict=True))
         views.append(demo.view(**values))
     default = list(itertools.product(*grids)).index(tuple(control.default for control in demo.controls))
+    views = _with_a_point_in_every_state(figure, views, default)
     views = _with_fixed_autoranges(figure, views, default)
     views = _with_explicit_ticks(figure["layout"], views)
     views = _with_explicit_colorbar_ticks(figure, views)

@@ -26,8 +26,9 @@ from rope_viz.display import SITE_ENVIRONMENT_VARIABLE
 STATIC_DIRECTORY = Path(__file__).parent / "static"
 FIGURE_MARKER = 'class="rope-viz-demo"'
 ASSET_FOLDER = "rope_viz"
-#: The figure front end: its direct SVG drawing, the slider wiring and the figure styles.
-FIGURE_ASSETS = ("rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-figures.css")
+#: The figure front end: canvas layers, the direct SVG drawing, the slider wiring (scripts in load order),
+#: and the figure styles.
+FIGURE_ASSETS = ("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-figures.css")
 MATHJAX_PATH = "mathjax/tex-chtml.js"
 
 
@@ -106,8 +107,10 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
     if FIGURE_MARKER in body:
         # Before MathJax (priority 500), so that the figures are wired before the page's math is typeset.
         app.add_js_file(f"{ASSET_FOLDER}/plotly.min.js", priority=400, loading_method="defer")
-        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-direct.js", priority=401, loading_method="defer")
-        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-figures.js", priority=402, loading_method="defer")
+        # In this order: the figure script uses the direct drawing, which uses the canvas layers.
+        scripts = [name for name in FIGURE_ASSETS if name.endswith(".js")]
+        for priority, name in enumerate(scripts, start=401):
+            app.add_js_file(f"{ASSET_FOLDER}/{name}", priority=priority, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
     _drop_duplicate_inline_scripts(context)
 

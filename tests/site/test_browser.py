@@ -218,6 +218,7 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
     """A step drawn directly in the SVG looks as Plotly draws the same state, and Plotly's data follow."""
     chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
     direct_steps = 0
+    on_canvas = 0
     redrawn = []
     for relative in chapters:
         page, problems, blocked = open_page(relative, height=1500)
@@ -230,6 +231,7 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
                     redrawn.append(f"{relative} figure {figure_index} slider {slider_index}")
                     continue
                 direct_steps += 1
+                on_canvas += figure.locator("foreignObject.rope-viz-canvas").count()
                 drawn_directly = plot.screenshot()
                 assert figure.get_attribute("data-committed") != figure.get_attribute("data-state")
                 figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
@@ -239,6 +241,9 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
                     timeout=5_000,
                 )
                 page.wait_for_timeout(150)
+                # Plotly's drawing replaces the canvas layers (and shows again what they covered: if it
+                # stayed hidden, the pixels below would differ).
+                assert figure.locator("foreignObject.rope-viz-canvas").count() == 0
                 share = _differing_share(drawn_directly, plot.screenshot())
                 assert share <= MAX_DIFFERING_PIXELS, (
                     f"{relative} figure {figure_index} slider {slider_index}: "
@@ -248,3 +253,42 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
         assert blocked == [], f"{relative}: {blocked}"
     # The slider latency rests on the direct path: nearly every step must take it.
     assert len(redrawn) <= 0.1 * (direct_steps + len(redrawn)), f"redrawn by Plotly: {redrawn}"
+    # Heatmaps, tick labels that change and clouds of markers are painted on canvas layers.
+    assert on_canvas > 0
+
+
+SWEEP_HEIGHTS = """
+async ([figureIndex, sliderIndex]) => {
+  const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
+  const input = figure.querySelectorAll('input[type=range]')[sliderIndex];
+  figure.dataset.commitDelay = '600000';
+  const start = input.value;
+  const heights = [];
+  const values = [...Array(Number(input.max) + 1).keys()].concat([Number(start)]);
+  for (const value of values) {
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    heights.push(figure.getBoundingClientRect().height);
+  }
+  return heights;
+}
+"""
+
+
+def test_figures_keep_their_height_while_a_slider_moves(built_site, open_page):
+    """No slider value changes the height of its figure (the readout keeps room for its longest text), so
+    the page below never jumps while a reader drags."""
+    chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
+    for relative in chapters:
+        page, problems, blocked = open_page(relative)
+        for figure_index in range(_wait_for_figures(page)):
+            figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+            figure.scroll_into_view_if_needed()
+            page.wait_for_function("el => el.dataset.reserved === 'true'", arg=figure.element_handle())
+            for slider_index in range(figure.locator("input[type=range]").count()):
+                heights = page.evaluate(SWEEP_HEIGHTS, [figure_index, slider_index])
+                assert max(heights) - min(heights) < 0.5, (
+                    f"{relative} figure {figure_index} slider {slider_index}: heights {sorted(set(heights))}"
+                )
+        assert problems == [], f"{relative}: {problems}"
+        assert blocked == [], f"{relative}: {blocked}"

@@ -67,8 +67,11 @@ def test_plotly_js_is_served_once_and_only_on_pages_with_a_figure(built_site):
         if 'class="rope-viz-demo"' in text:
             pages_with_figures += 1
             assert len(loads) == 1, f"{page.name}: plotly.js loaded {len(loads)} times"
-            direct = text.index("_static/rope_viz/rope-viz-direct.js")
-            assert direct < text.index("_static/rope_viz/rope-viz-figures.js"), f"{page.name}: script order"
+            order = [
+                text.index(f"_static/rope_viz/{name}")
+                for name in ("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js")
+            ]
+            assert order == sorted(order), f"{page.name}: script order"
         else:
             assert loads == [], f"{page.name} loads plotly.js without a figure"
         # never inlined: the inline bundle would carry its banner

@@ -4,8 +4,10 @@
  * Most steps move only a few things, and moving them in the SVG takes a few milliseconds: line and fill
  * paths, marker and label positions, marker colours, bar heights, heatmap cells; axis ranges with their
  * gridlines and tick labels (the site writes such axes with explicit ticks in every state, see
- * rope_viz/figures/ticks.py); shapes; annotations. rope-viz-figures.js asks this module first; when a step
- * needs anything it does not cover, it says so before touching the page, and Plotly redraws.
+ * rope_viz/figures/ticks.py); shapes; annotations. Heatmaps, tick labels whose text changes and clouds of
+ * markers are painted on canvas layers instead (rope-viz-canvas.js). rope-viz-figures.js asks this module
+ * first; when a step needs anything it does not cover, it says so before touching the page, and Plotly
+ * redraws.
  *
  * The direct drawing is a preview: Plotly's own data (hover labels, later redraws) still hold the state it
  * last drew, so the figure script hands the settled state to Plotly once the slider rests. Positions follow
@@ -17,10 +19,16 @@
 (function () {
   "use strict";
 
+  /* A trace with at least this many markers is painted on a canvas while a slider moves. */
+  var CANVAS_MARKERS = 32;
   var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax"];
   var BAR_KEYS = ["y", "customdata", "hovertext"];
   var HEATMAP_KEYS = ["x", "y", "z", "zmin", "zmax", "customdata", "text", "hovertext", "colorbar.tickvals",
     "colorbar.ticktext"];
+
+  function isEmpty(values) {
+    return Array.isArray(values) && values.length === 0;
+  }
 
   function isNumber(value) {
     return typeof value === "number" && isFinite(value);
@@ -219,7 +227,8 @@
         if (walker.currentNode.data.replace(/\u200b/g, "") !== "") { nodes.push(walker.currentNode); }
       }
       nodes.forEach(function (node, k) {
-        if (k < words.length) { node.data = words[k] + (/\u200b$/.test(node.data) ? "\u200b" : ""); }
+        var text = k < words.length ? words[k] + (/\u200b$/.test(node.data) ? "\u200b" : "") : node.data;
+        if (node.data !== text) { node.data = text; }
       });
     }
     element.setAttribute("data-unformatted", label);
@@ -238,6 +247,7 @@
     var initial = figure.data.map(function (trace) { return flatten(trace); });
     var shown = null;  // per trace, {path: value} of what is on screen
     var base = null;  // positions and angles as Plotly last drew them
+    var canvases = window.RopeVizCanvas ? window.RopeVizCanvas.layers() : null;
 
     function flatten(trace) {
       var flat = {};
@@ -360,7 +370,8 @@
         var pieces = segments(points).filter(function (piece) { return piece.length > 1; });
         var lines = children(group, "g.lines path.js-line");
         var lineLayer = group.querySelector("g.lines");
-        var lineTemplate = lines.length === 0 && pieces.length > 0 ? legendPart(index, "g.legendlines path.js-line") : null;
+        var lineTemplate = lines.length === 0 && pieces.length > 0 ?
+          lineTemplates[index] || legendPart(index, "g.legendlines path.js-line") : null;
         if (lines.length === 0 && pieces.length > 0 && (!lineTemplate || !lineLayer)) { return null; }
         steps.push(function () {
           if (lineTemplate) { grow(lines, pieces.length, lineTemplate, lineLayer); } else { resize(lines, pieces.length); }
@@ -426,8 +437,11 @@
           return null;
         }
       }
+      var canvasStep = planMarkersOnCanvas(full, index, group, points, valid, elements[0] || template, sizes, colors);
+      if (canvasStep) { return canvasStep; }
       var angles = rotate ? markerAngles(points) : null;
       return function () {
+        if (canvases) { canvases.remove("markers " + index); }
         var shownElements = template ? grow(elements, valid.length, template, container) :
           resize(elements, valid.length);
         var drawnAngles = rotate ? base.angles[index] : null;
@@ -442,9 +456,7 @@
           setAttribute(element, "transform", transform);
           setStyle(element, "display", inside(full, point) ? "" : "none");
           if (sizes) {
-            var r = round2((Array.isArray(sizes) ? sizes[n] : sizes) / 2);
-            setAttribute(element, "d", "M" + r + ",0A" + r + "," + r + " 0 1,1 0,-" + r + "A" + r + "," + r +
-              " 0 0,1 " + r + ",0Z");
+            setAttribute(element, "d", circlePath(Array.isArray(sizes) ? sizes[n] : sizes));
           }
           if (colors) {
             var color = Array.isArray(colors) ? colors[n] : colors;
@@ -453,6 +465,42 @@
           k++;
         });
       };
+    }
+
+    /* Many markers of one symbol and style are painted on a canvas layer (see rope-viz-canvas.js), with
+       the colours and sizes of this step; null if they are too few, or if their style is not one a canvas
+       paints the same way. */
+    function planMarkersOnCanvas(full, index, group, points, valid, example, sizes, colors) {
+      var marker = full.marker;
+      var line = marker.line || {};
+      var container = group.querySelector("g.points");
+      var perPoint = [marker.symbol, marker.opacity, line.color, line.width].some(Array.isArray) ||
+        (Array.isArray(marker.color) && !colors) || (Array.isArray(marker.size) && !sizes);
+      if (!canvases || valid.length < CANVAS_MARKERS || !example || !container || perPoint ||
+          full.cliponaxis === false || marker.angleref === "previous") {
+        return null;
+      }
+      var paint = window.RopeVizCanvas.markerStyle(example);
+      var symbol = example.getAttribute("d");
+      if (!paint || !symbol) { return null; }
+      var xaxis = axisOf(plot, full.xaxis);
+      var yaxis = axisOf(plot, full.yaxis);
+      var box = { x: 0, y: 0, width: xaxis._length, height: yaxis._length };
+      return function () {
+        var drawing = canvases.context("markers " + index, group, container.nextSibling, box, [container]);
+        points.forEach(function (point, n) {
+          if (!point || !inside(full, point)) { return; }
+          var d = sizes ? circlePath(Array.isArray(sizes) ? sizes[n] : sizes) : symbol;
+          var color = colors ? (Array.isArray(colors) ? colors[n] : colors) : null;
+          window.RopeVizCanvas.drawMarker(drawing, d, point[0], point[1], paint, color);
+        });
+      };
+    }
+
+    /* Plotly's circle marker of diameter `size`. */
+    function circlePath(size) {
+      var r = round2(size / 2);
+      return "M" + r + ",0A" + r + "," + r + " 0 1,1 0,-" + r + "A" + r + "," + r + " 0 0,1 " + r + ",0Z";
     }
 
     /* Direction of each point from the previous one, in degrees on screen (for angleref "previous"). */
@@ -598,7 +646,9 @@
       }
       var image = group.querySelector("image");
       var z = value(update, index, "z");
-      if (!image || !Array.isArray(z) || !Array.isArray(z[0])) { return null; }
+      if (!image || !Array.isArray(z) || !Array.isArray(z[0]) || !canvases || Number(image.style.opacity || 1) !== 1) {
+        return null;
+      }
       var rows = z.length;
       var columns = z[0].length;
       var drawnZ = shown[index].z;
@@ -651,11 +701,19 @@
       var scale = colorScale(stops, isNumber(low) ? low : range[0], isNumber(high) ? high : range[1]);
       var xGap = full.xgap || 0;
       var yGap = full.ygap || 0;
+      // Cells and numbers are painted on a canvas over the image (see rope-viz-canvas.js): no image to
+      // encode, and no text to lay out.
+      var labelPaint = template ? window.RopeVizCanvas.textStyle(cellLabels[0]) : null;
+      var labelLines = labelPaint ? cellLabels.map(function (label) {
+        return window.RopeVizCanvas.textLines(label, labelPaint.size);
+      }) : [];
+      if (template && (!labelPaint || !labelLines.every(function (lines) { return lines && lines.length === 1; }))) {
+        return null;
+      }
+      var covered = [image].concat(children(group, "g.heatmap-label"));
+      var box = { x: left, y: top, width: width, height: height };
       return [function () {
-        var canvas = document.createElement("canvas");
-        canvas.width = width;
-        canvas.height = height;
-        var context = canvas.getContext("2d");
+        var drawing = canvases.context("heatmap " + index, group, null, box, covered);
         for (var row = 0; row < rows; row++) {
           var y0 = Math.round(Math.min(yEdges[row], yEdges[row + 1]));
           var y1 = Math.round(Math.max(yEdges[row], yEdges[row + 1]));
@@ -664,39 +722,37 @@
             if (!rgba) { continue; }
             var x0 = Math.round(Math.min(xEdges[column], xEdges[column + 1]));
             var x1 = Math.round(Math.max(xEdges[column], xEdges[column + 1]));
-            context.fillStyle = "rgba(" + Math.round(rgba[0]) + "," + Math.round(rgba[1]) + "," +
+            drawing.fillStyle = "rgba(" + Math.round(rgba[0]) + "," + Math.round(rgba[1]) + "," +
               Math.round(rgba[2]) + "," + rgba[3] + ")";
             // As Plotly: whole-pixel bricks, the gap taken from their far side.
-            context.fillRect(x0 + Math.floor(xGap / 2), y0 + Math.floor(yGap / 2), x1 - x0 - xGap, y1 - y0 - yGap);
+            drawing.fillRect(left + x0 + Math.floor(xGap / 2), top + y0 + Math.floor(yGap / 2),
+              x1 - x0 - xGap, y1 - y0 - yGap);
           }
         }
-        image.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", canvas.toDataURL());
-        if (colorbarStep) { colorbarStep(); }
         if (template) {
           var digits = Number(template[1]);
           cellLabels.forEach(function (label, k) {
             var cell = z[Math.floor(k / columns)][k % columns];
+            if (!isNumber(cell)) { return; }
             var rgba = scale(cell);
-            var written = isNumber(cell) ? cell.toFixed(digits) : "";
-            if (label.textContent !== written) {
-              label.textContent = written;
-              label.setAttribute("data-unformatted", written);
-            }
-            if (rgba && autoColor) { setStyle(label, "fill", contrast(rgba)); }
+            window.RopeVizCanvas.drawText(drawing, labelLines[k], [cell.toFixed(digits)], 0, 0, labelPaint,
+              rgba && autoColor ? contrast(rgba) : null);
           });
         }
+        if (colorbarStep) { colorbarStep(); }
       }];
     }
 
     /* ---- axes, shapes and annotations ---- */
 
     var shownLayout = {};
-    // A label's offset from its point, and a label to copy, per trace: kept from the last drawing that had
-    // one, for labels that appear on points that had none.
+    // A label's offset from its point, and a label, marker or line to copy, per trace: kept from the last
+    // drawing that had one, for labels, markers and lines that appear on a trace that had none.
     var textOffsets = [];
     var textTemplates = [];
     var slotTemplates = [];
     var markerTemplates = [];
+    var lineTemplates = [];
 
     /* The element matching `selector` in the legend entry of trace `index`: Plotly draws it with the trace's
        own style. */
@@ -815,8 +871,12 @@
           labelShift = first[letter === "x" ? 0 : 1] - (axis._offset + oldTicks[0].pixel);
         }
       }
+      var onCanvas = planLabelsOnCanvas(name, axis, labels, ticks, labelShift);
       return function () {
-        if (axis.showticklabels) {
+        if (onCanvas) {
+          onCanvas();
+        } else if (axis.showticklabels) {
+          if (canvases) { canvases.remove("labels " + name); }
           resize(labels, ticks.length).forEach(function (group, k) {
             var text = group.querySelector("text");
             setAttribute(text, "transform", place(ticks[k].pixel, labelShift));
@@ -837,6 +897,50 @@
           setStyle(zero, "display", zeroShown ? "" : "none");
           if (zeroShown) { setAttribute(zero, "transform", place(linear(0))); }
         }
+      };
+    }
+
+    /* Tick labels whose text changes are painted on a canvas layer (see rope-viz-canvas.js): chromium lays
+       out every changed SVG text again, about 40 microseconds each here. Once painted there, they stay
+       there until Plotly draws the figure. Null for labels other than plain lines of text. */
+    function planLabelsOnCanvas(name, axis, labels, ticks, labelShift) {
+      var key = "labels " + name;
+      if (!canvases || !axis.showticklabels || !labels.length) { return null; }
+      var changed = ticks.length !== labels.length || ticks.some(function (tick, k) {
+        return labels[k].querySelector("text").getAttribute("data-unformatted") !== labelText(tick.text);
+      });
+      if (!changed && !canvases.has(key)) { return null; }
+      var example = labels[0].querySelector("text");
+      var paint = window.RopeVizCanvas.textStyle(example);
+      var lines = paint ? window.RopeVizCanvas.textLines(example, paint.size) : null;
+      if (!lines) { return null; }
+      var words = ticks.map(function (tick) { return labelText(tick.text).split(/<br\s*\/?>/i); });
+      var plain = words.every(function (parts) {
+        return parts.length === lines.length && parts.every(function (part) { return !/[<&]/.test(part); });
+      });
+      if (!plain) { return null; }
+      // The layer spans the figure along the axis, and the labels' lines across it.
+      var full = plot._fullLayout;
+      var horizontal = axis._id.charAt(0) === "x";
+      var across = lines.map(function (line) { return horizontal ? line.y : line.x; });
+      var low = Math.floor(Math.min.apply(null, across) - 1.5 * paint.size);
+      var high = Math.ceil(Math.max.apply(null, across) + 1.5 * paint.size);
+      var box;
+      if (horizontal) {
+        box = { x: 0, y: low, width: full.width, height: high - low };
+      } else if (paint.align === "right") {
+        box = { x: 0, y: 0, width: high, height: full.height };
+      } else if (paint.align === "left") {
+        box = { x: low, y: 0, width: full.width - low, height: full.height };
+      } else {
+        box = { x: 0, y: 0, width: full.width, height: full.height };
+      }
+      return function () {
+        var drawing = canvases.context(key, labels[0].parentNode, null, box, labels);
+        ticks.forEach(function (tick, k) {
+          var at = round2(axis._offset + tick.pixel + labelShift);
+          window.RopeVizCanvas.drawText(drawing, lines, words[k], horizontal ? at : 0, horizontal ? 0 : at, paint);
+        });
       };
     }
 
@@ -989,6 +1093,7 @@
     var drawing = null;  // what Plotly last drew, read lazily at the next step (page load stays light)
 
     function drawn(updates, layout) {
+      if (canvases) { canvases.clear(); }
       drawing = { updates: updates, layout: layout };
       base = null;
       // Read it when the page is idle, so that the next step does not pay for it.
@@ -1044,6 +1149,8 @@
         }
         var point = group ? group.querySelector("g.points path.point") : null;
         if (point) { markerTemplates[index] = point.cloneNode(true); }
+        var line = group ? group.querySelector("g.lines path.js-line") : null;
+        if (line) { lineTemplates[index] = line.cloneNode(true); }
         base.textOffsets[index] = textOffsets[index] || null;
       });
     }
@@ -1073,7 +1180,10 @@
         if (Object.keys(update).length === 0 && !moved) { continue; }
         var group = groups[index];
         var planned = null;
-        if (full && full.visible === true && group) {
+        var visible = full && full.visible === true;
+        if (visible && !group && full.type === "scatter" && isEmpty(value(update, index, "x"))) {
+          planned = [];  // an empty trace: Plotly drew no group for it, and there is nothing to draw
+        } else if (visible && group) {
           if (full.type === "scatter") {
             planned = planScatter(full, update, index, group);
           } else if (full.type === "bar" && !plannedLayout.rangeChanged[axisName(full.xaxis)]) {

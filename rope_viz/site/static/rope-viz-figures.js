@@ -242,9 +242,42 @@
       });
     });
 
+    /* The readout and the slider values keep the size of their longest text: a step that wraps the readout
+       onto another line would move everything below the figure (and chromium repaints all of it), and a
+       wider value would resize the sliders under the pointer. Measured when the page is idle, and again
+       when the window changes width. */
+    var reservedWidth = null;
+    function reserveSpace() {
+      var measure = document.createElement("canvas").getContext("2d");
+      outputs.forEach(function (output, k) {
+        measure.font = getComputedStyle(output).font;
+        var widest = Math.max.apply(null, payload.controls[k].texts.map(function (text) {
+          return measure.measureText(text).width;
+        }));
+        output.style.display = "inline-block";
+        output.style.minWidth = Math.ceil(widest) + "px";
+      });
+      if (reservedWidth === readout.clientWidth) { return; }  // the readout wraps as before
+      reservedWidth = readout.clientWidth;
+      var shownText = readout.textContent;
+      var longest = payload.states.map(function (state) { return state.r; })
+        .sort(function (a, b) { return b.length - a.length; }).slice(0, 3);
+      readout.style.minHeight = "";
+      var tallest = Math.max.apply(null, longest.map(function (text) {
+        readout.textContent = text;
+        return readout.getBoundingClientRect().height;
+      }));
+      readout.textContent = shownText;
+      readout.style.minHeight = tallest + "px";
+      root.dataset.reserved = "true";
+    }
+    var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 200); };
+    window.addEventListener("resize", function () { later(reserveSpace); });
+
     return Plotly.newPlot(plot, figure.data, figure.layout, config).then(function () {
       plot.on("plotly_afterplot", afterPlot);
       afterPlot();
+      later(reserveSpace);
       root.dataset.state = String(stateIndex());
       root.dataset.committed = String(committed);
       root.dataset.readyAt = String(performance.now());

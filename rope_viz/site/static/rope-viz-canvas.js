@@ -1,0 +1,217 @@
+/* rope-viz: canvas layers for the direct drawing of a slider step (rope-viz-direct.js).
+ *
+ * Some traces are hundreds of SVG elements: a heatmap with a number in every cell, a cloud of markers.
+ * Moving them element by element makes chromium restyle, lay out and repaint each one, which alone can take
+ * longer than a frame. While a slider moves, such a trace is painted instead on one <canvas>, placed in a
+ * <foreignObject> at the trace's own place in the SVG (so whatever Plotly draws above it stays above it),
+ * and the trace's own elements are hidden. When Plotly next draws the figure, the canvases go and the
+ * elements come back.
+ *
+ * The helpers below paint what an SVG element would: a marker with the element's path and style, text
+ * with a text element's font, anchor and line positions. Nothing is computed here: the values come from the caller.
+ */
+(function () {
+  "use strict";
+
+  var SVG = "http://www.w3.org/2000/svg";
+
+  /* The canvas layers of one figure, by key (a trace and what it shows). */
+  function layers() {
+    var shown = {};
+
+    function sameBox(a, b) {
+      return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+    }
+
+    /* A cleared 2D context on the layer `key`: a canvas covering `box` ({x, y, width, height} in the
+       coordinates of `parent`), inserted in `parent` before `before` (null: at the end). The elements in
+       `covered` are hidden until the layer is removed. Coordinates on the context are those of `parent`. */
+    function context(key, parent, before, box, covered) {
+      var layer = shown[key];
+      if (layer && (layer.node.parentNode !== parent || !sameBox(layer.box, box))) {
+        remove(key);
+        layer = null;
+      }
+      if (!layer) {
+        var ratio = window.devicePixelRatio || 1;
+        var node = document.createElementNS(SVG, "foreignObject");
+        node.setAttribute("x", box.x);
+        node.setAttribute("y", box.y);
+        node.setAttribute("width", box.width);
+        node.setAttribute("height", box.height);
+        node.setAttribute("class", "rope-viz-canvas");
+        node.style.pointerEvents = "none";
+        var canvas = document.createElement("canvas");
+        canvas.width = Math.max(1, Math.round(box.width * ratio));
+        canvas.height = Math.max(1, Math.round(box.height * ratio));
+        canvas.style.cssText = "display:block;width:" + box.width + "px;height:" + box.height + "px";
+        node.appendChild(canvas);
+        parent.insertBefore(node, before);
+        layer = shown[key] = { node: node, box: box, ratio: ratio, context: canvas.getContext("2d"), hidden: [] };
+      }
+      covered.forEach(function (element) {
+        var known = layer.hidden.some(function (entry) { return entry[0] === element; });
+        if (!known) {
+          layer.hidden.push([element, element.style.display]);
+          element.style.display = "none";
+        }
+      });
+      var drawing = layer.context;
+      drawing.setTransform(layer.ratio, 0, 0, layer.ratio, 0, 0);
+      drawing.clearRect(0, 0, box.width, box.height);
+      drawing.translate(-box.x, -box.y);
+      drawing.globalAlpha = 1;
+      return drawing;
+    }
+
+    /* Remove layer `key`, if there is one, and show the elements it covered. */
+    function remove(key) {
+      var layer = shown[key];
+      if (!layer) { return; }
+      layer.node.remove();
+      layer.hidden.forEach(function (entry) { entry[0].style.display = entry[1]; });
+      delete shown[key];
+    }
+
+    /* Remove every layer (Plotly has drawn the figure anew). */
+    function clear() {
+      Object.keys(shown).forEach(remove);
+    }
+
+    /* Whether layer `key` is on the page. */
+    function has(key) {
+      return key in shown;
+    }
+
+    return { context: context, remove: remove, clear: clear, has: has };
+  }
+
+  /* ---- painting what an SVG element would paint ---- */
+
+  var paths = {};
+
+  function pathOf(d) {
+    if (!(d in paths)) { paths[d] = new Path2D(d); }
+    return paths[d];
+  }
+
+  function opacity(text) {
+    var value = text === "" || text === undefined ? 1 : Number(text);
+    return isFinite(value) ? value : 1;
+  }
+
+  function pixels(text) {
+    var value = parseFloat(text);
+    return isFinite(value) ? value : 0;
+  }
+
+  /* How a marker element is painted, from its inline style (Plotly writes every marker's style inline);
+     null if a canvas cannot paint it the same way (a translucent marker with an outline: SVG blends its
+     fill and outline as one). */
+  function markerStyle(element) {
+    var style = element.style;
+    var paint = {
+      opacity: opacity(style.opacity),
+      fill: style.fill && style.fill !== "none" ? style.fill : null,
+      fillOpacity: opacity(style.fillOpacity),
+      stroke: style.stroke && style.stroke !== "none" ? style.stroke : null,
+      strokeOpacity: opacity(style.strokeOpacity),
+      strokeWidth: pixels(style.strokeWidth)
+    };
+    if (!paint.stroke || paint.strokeWidth === 0) { paint.stroke = null; }
+    if (paint.opacity < 1 && paint.fill && paint.stroke) { return null; }
+    return paint;
+  }
+
+  /* Paint path `d` (a marker symbol around the origin) at (x, y) with `paint` (from markerStyle), its fill
+     colour replaced by `fill` if given. */
+  function drawMarker(drawing, d, x, y, paint, fill) {
+    var path = pathOf(d);
+    drawing.save();
+    drawing.translate(x, y);
+    var color = fill || paint.fill;
+    if (color) {
+      drawing.globalAlpha = paint.opacity * paint.fillOpacity;
+      drawing.fillStyle = color;
+      drawing.fill(path);
+    }
+    if (paint.stroke) {
+      drawing.globalAlpha = paint.opacity * paint.strokeOpacity;
+      drawing.strokeStyle = paint.stroke;
+      drawing.lineWidth = paint.strokeWidth;
+      drawing.stroke(path);
+    }
+    drawing.restore();
+  }
+
+  var ANCHORS = { start: "left", middle: "center", end: "right" };
+
+  /* How a <text> element is painted: font, anchor, colour; null if it is turned or scaled (only
+     translations are followed). */
+  function textStyle(element) {
+    var style = element.style;
+    var anchor = ANCHORS[element.getAttribute("text-anchor") || "start"];
+    var transform = element.getAttribute("transform") || "";
+    var size = parseFloat(style.fontSize);
+    if (!anchor || !isFinite(size) || !/^(\s*translate\([^)]*\))*\s*$/.test(transform)) { return null; }
+    return {
+      font: [style.fontStyle || "normal", style.fontWeight || "normal", style.fontSize, style.fontFamily].join(" "),
+      size: size,
+      align: anchor,
+      fill: style.fill,
+      opacity: opacity(style.fillOpacity)
+    };
+  }
+
+  function attribute(element, name, otherwise) {
+    var value = element.getAttribute(name);
+    return value === null ? otherwise : Number(value);
+  }
+
+  /* Where the lines of a <text> element sit, before its transform: [{x, y}] of each baseline start. Plotly
+     writes a label of several lines as one <tspan class="line"> per line, with x, y and dy (in em); null
+     for any other markup (superscripts, links). */
+  function textLines(element, size) {
+    var x = attribute(element, "x", 0);
+    var y = attribute(element, "y", 0);
+    if (element.getAttribute("dx") || element.getAttribute("dy")) { return null; }
+    var spans = Array.prototype.slice.call(element.children);
+    if (spans.length === 0) { return [{ x: x, y: y }]; }
+    var lines = spans.map(function (span) {
+      var shift = /^(-?[\d.]+)em$/.exec(span.getAttribute("dy") || "0em");
+      var plain = span.tagName === "tspan" && span.getAttribute("class") === "line" && !span.children.length &&
+        !span.getAttribute("style") && shift;
+      return plain ? { x: attribute(span, "x", x), y: attribute(span, "y", y) + Number(shift[1]) * size } : null;
+    });
+    return lines.every(Boolean) ? lines : null;
+  }
+
+  var fonts = new WeakMap();  // the font last set on each context
+
+  /* Paint the lines of text `words` at `lines` (from textLines) shifted by (dx, dy), with `paint` (from
+     textStyle), its colour replaced by `fill` if given. */
+  function drawText(drawing, lines, words, dx, dy, paint, fill) {
+    // Setting a font makes chromium bring the page's styles up to date first: set each font once.
+    if (fonts.get(drawing) !== paint.font) {
+      drawing.font = paint.font;
+      fonts.set(drawing, paint.font);
+    }
+    drawing.textAlign = paint.align;
+    drawing.textBaseline = "alphabetic";
+    drawing.globalAlpha = paint.opacity;
+    drawing.fillStyle = fill || paint.fill;
+    for (var k = 0; k < lines.length && k < words.length; k++) {
+      drawing.fillText(words[k], lines[k].x + dx, lines[k].y + dy);
+    }
+    drawing.globalAlpha = 1;
+  }
+
+  window.RopeVizCanvas = {
+    layers: layers,
+    markerStyle: markerStyle,
+    drawMarker: drawMarker,
+    textStyle: textStyle,
+    textLines: textLines,
+    drawText: drawText
+  };
+})();
