@@ -1,21 +1,22 @@
 /* rope-viz: canvas layers for the direct drawing of a slider step (rope-viz-direct.js).
  *
- * Some traces are hundreds of SVG elements: a heatmap with a number in every cell, a cloud of markers.
- * Moving them element by element makes chromium restyle, lay out and repaint each one, which alone can take
- * longer than a frame. While a slider moves, such a trace is painted instead on one <canvas>, placed in a
- * <foreignObject> at the trace's own place in the SVG (so whatever Plotly draws above it stays above it),
- * and the trace's own elements are hidden. When Plotly next draws the figure, the canvases go and the
- * elements come back.
+ * Some parts of a figure are hundreds of SVG elements: a heatmap with a number in every cell, a cloud of
+ * markers, tick labels whose text changes. Changing them element by element makes chromium restyle, lay
+ * out and repaint each one, which alone can take longer than a frame. While a slider moves, such a part is
+ * painted instead on one <canvas>, placed in a <foreignObject> at the part's own place in the SVG (so that
+ * whatever Plotly draws above it stays above it), and its own elements are hidden. When Plotly next draws
+ * the figure, the canvases go and the elements come back.
  *
  * The helpers below paint what an SVG element would: a marker with the element's path and style, text
- * with a text element's font, anchor and line positions. Nothing is computed here: the values come from the caller.
+ * with a text element's font, anchor and line positions. Nothing is computed here: the values come from
+ * the caller.
  */
 (function () {
   "use strict";
 
   var SVG = "http://www.w3.org/2000/svg";
 
-  /* The canvas layers of one figure, by key (a trace and what it shows). */
+  /* The canvas layers of one figure, by key (a trace or an axis, and what it shows). */
   function layers() {
     var shown = {};
 
