@@ -202,6 +202,12 @@ async ([figureIndex, sliderIndex]) => {
 """
 
 
+SHOWN_CANVASES = """
+figure => [...figure.querySelectorAll('foreignObject.rope-viz-canvas')]
+  .filter(node => getComputedStyle(node).display !== 'none').length
+"""
+
+
 def _differing_share(first: bytes, second: bytes) -> float:
     from PIL import Image, ImageChops
 
@@ -231,7 +237,7 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
                     redrawn.append(f"{relative} figure {figure_index} slider {slider_index}")
                     continue
                 direct_steps += 1
-                on_canvas += figure.locator("foreignObject.rope-viz-canvas").count()
+                on_canvas += figure.evaluate(SHOWN_CANVASES)
                 drawn_directly = plot.screenshot()
                 assert figure.get_attribute("data-committed") != figure.get_attribute("data-state")
                 figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
@@ -241,9 +247,9 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
                     timeout=5_000,
                 )
                 page.wait_for_timeout(150)
-                # Plotly's drawing replaces the canvas layers (and shows again what they covered: if it
+                # Plotly's drawing hides the canvas layers (and shows again what they covered: if it
                 # stayed hidden, the pixels below would differ).
-                assert figure.locator("foreignObject.rope-viz-canvas").count() == 0
+                assert figure.evaluate(SHOWN_CANVASES) == 0
                 share = _differing_share(drawn_directly, plot.screenshot())
                 assert share <= MAX_DIFFERING_PIXELS, (
                     f"{relative} figure {figure_index} slider {slider_index}: "

@@ -16,47 +16,51 @@
 
   var SVG = "http://www.w3.org/2000/svg";
 
-  /* The canvas layers of one figure, by key (a trace or an axis, and what it shows). */
+  /* The canvas layers of one figure, by key (a trace or an axis, and what it shows).
+
+     A step draws on its layers first and puts them on the page after (`show`): a canvas that is not yet on
+     the page takes its font without chromium bringing the page's styles up to date, once per canvas. When
+     Plotly draws, the layers are hidden, not removed, and serve again at the next step. */
   function layers() {
-    var shown = {};
+    var all = {};
 
     function sameBox(a, b) {
       return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
     }
 
+    function create(parent, before, box) {
+      var ratio = window.devicePixelRatio || 1;
+      var node = document.createElementNS(SVG, "foreignObject");
+      node.setAttribute("x", box.x);
+      node.setAttribute("y", box.y);
+      node.setAttribute("width", box.width);
+      node.setAttribute("height", box.height);
+      node.setAttribute("class", "rope-viz-canvas");
+      node.style.pointerEvents = "none";
+      var canvas = document.createElement("canvas");
+      canvas.width = Math.max(1, Math.round(box.width * ratio));
+      canvas.height = Math.max(1, Math.round(box.height * ratio));
+      canvas.style.cssText = "display:block;width:" + box.width + "px;height:" + box.height + "px";
+      node.appendChild(canvas);
+      return {
+        node: node, parent: parent, before: before, box: box, ratio: ratio, context: canvas.getContext("2d"),
+        covered: [], hidden: [], used: false
+      };
+    }
+
     /* A cleared 2D context on the layer `key`: a canvas covering `box` ({x, y, width, height} in the
-       coordinates of `parent`), inserted in `parent` before `before` (null: at the end). The elements in
-       `covered` are hidden until the layer is removed. Coordinates on the context are those of `parent`. */
+       coordinates of `parent`), to sit in `parent` before `before` (null: at the end). The elements in
+       `covered` are hidden while the layer shows. Coordinates on the context are those of `parent`. */
     function context(key, parent, before, box, covered) {
-      var layer = shown[key];
-      if (layer && (layer.node.parentNode !== parent || !sameBox(layer.box, box))) {
+      var layer = all[key];
+      if (layer && (layer.parent !== parent || !sameBox(layer.box, box) || layer.ratio !== window.devicePixelRatio)) {
         remove(key);
         layer = null;
       }
-      if (!layer) {
-        var ratio = window.devicePixelRatio || 1;
-        var node = document.createElementNS(SVG, "foreignObject");
-        node.setAttribute("x", box.x);
-        node.setAttribute("y", box.y);
-        node.setAttribute("width", box.width);
-        node.setAttribute("height", box.height);
-        node.setAttribute("class", "rope-viz-canvas");
-        node.style.pointerEvents = "none";
-        var canvas = document.createElement("canvas");
-        canvas.width = Math.max(1, Math.round(box.width * ratio));
-        canvas.height = Math.max(1, Math.round(box.height * ratio));
-        canvas.style.cssText = "display:block;width:" + box.width + "px;height:" + box.height + "px";
-        node.appendChild(canvas);
-        parent.insertBefore(node, before);
-        layer = shown[key] = { node: node, box: box, ratio: ratio, context: canvas.getContext("2d"), hidden: [] };
-      }
-      covered.forEach(function (element) {
-        var known = layer.hidden.some(function (entry) { return entry[0] === element; });
-        if (!known) {
-          layer.hidden.push([element, element.style.display]);
-          element.style.display = "none";
-        }
-      });
+      if (!layer) { layer = all[key] = create(parent, before, box); }
+      layer.before = before;
+      layer.covered = covered;
+      layer.used = true;
       var drawing = layer.context;
       drawing.setTransform(layer.ratio, 0, 0, layer.ratio, 0, 0);
       drawing.clearRect(0, 0, box.width, box.height);
@@ -65,26 +69,58 @@
       return drawing;
     }
 
+    /* Put the layers drawn on since Plotly last drew on the page, in their place, over what they cover. */
+    function show() {
+      Object.keys(all).forEach(function (key) {
+        var layer = all[key];
+        if (!layer.used) { return; }
+        var before = layer.before === layer.node ? layer.node.nextSibling : layer.before;
+        before = before && before.parentNode === layer.parent ? before : null;
+        if (layer.node.parentNode !== layer.parent || layer.node.nextSibling !== before) {
+          layer.parent.insertBefore(layer.node, before);
+        }
+        if (layer.node.style.display) { layer.node.style.display = ""; }
+        layer.covered.forEach(function (element) {
+          var known = layer.hidden.some(function (entry) { return entry[0] === element; });
+          if (!known) {
+            layer.hidden.push([element, element.style.display]);
+            element.style.display = "none";
+          }
+        });
+      });
+    }
+
+    function uncover(layer) {
+      layer.hidden.forEach(function (entry) { entry[0].style.display = entry[1]; });
+      layer.hidden = [];
+      layer.used = false;
+    }
+
     /* Remove layer `key`, if there is one, and show the elements it covered. */
     function remove(key) {
-      var layer = shown[key];
+      var layer = all[key];
       if (!layer) { return; }
       layer.node.remove();
-      layer.hidden.forEach(function (entry) { entry[0].style.display = entry[1]; });
-      delete shown[key];
+      uncover(layer);
+      delete all[key];
     }
 
-    /* Remove every layer (Plotly has drawn the figure anew). */
+    /* Hide every layer and show the elements they covered (Plotly has drawn the figure anew). */
     function clear() {
-      Object.keys(shown).forEach(remove);
+      Object.keys(all).forEach(function (key) {
+        var layer = all[key];
+        if (!layer.used) { return; }
+        layer.node.style.display = "none";
+        uncover(layer);
+      });
     }
 
-    /* Whether layer `key` is on the page. */
+    /* Whether layer `key` shows (or is drawn on, to show at the end of this step). */
     function has(key) {
-      return key in shown;
+      return key in all && all[key].used;
     }
 
-    return { context: context, remove: remove, clear: clear, has: has };
+    return { context: context, show: show, remove: remove, clear: clear, has: has };
   }
 
   /* ---- painting what an SVG element would paint ---- */

@@ -19,6 +19,8 @@
 (function () {
   "use strict";
 
+  /* How far a tick label may reach from its tick, in font sizes (a label of 16 characters or so). */
+  var LABEL_REACH = 10;
   /* A trace with at least this many markers is painted on a canvas while a slider moves. */
   var CANVAS_MARKERS = 32;
   var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax"];
@@ -919,22 +921,27 @@
         return parts.length === lines.length && parts.every(function (part) { return !/[<&]/.test(part); });
       });
       if (!plain) { return null; }
-      // The layer spans the figure along the axis, and the labels' lines across it.
+      // The layer spans the axis and LABEL_REACH font sizes beyond its ends along it (a label centred on an
+      // end tick reaches past it), and the labels' lines across it. It keeps its size from step to step.
       var full = plot._fullLayout;
       var horizontal = axis._id.charAt(0) === "x";
+      var reach = Math.ceil(LABEL_REACH * paint.size);
+      var length = horizontal ? full.width : full.height;
+      var start = Math.max(0, Math.floor(axis._offset - reach));
+      var end = Math.min(length, Math.ceil(axis._offset + axis._length + reach));
       var across = lines.map(function (line) { return horizontal ? line.y : line.x; });
       var low = Math.floor(Math.min.apply(null, across) - 1.5 * paint.size);
       var high = Math.ceil(Math.max.apply(null, across) + 1.5 * paint.size);
-      var box;
-      if (horizontal) {
-        box = { x: 0, y: low, width: full.width, height: high - low };
-      } else if (paint.align === "right") {
-        box = { x: 0, y: 0, width: high, height: full.height };
-      } else if (paint.align === "left") {
-        box = { x: low, y: 0, width: full.width - low, height: full.height };
-      } else {
-        box = { x: 0, y: 0, width: full.width, height: full.height };
+      if (!horizontal && paint.align === "right") {
+        low = Math.max(0, low - reach);
+      } else if (!horizontal && paint.align === "left") {
+        high = Math.min(full.width, high + reach);
+      } else if (!horizontal) {
+        low = 0;
+        high = full.width;
       }
+      var box = horizontal ? { x: start, y: low, width: end - start, height: high - low } :
+        { x: low, y: start, width: high - low, height: end - start };
       return function () {
         var drawing = canvases.context(key, labels[0].parentNode, null, box, labels);
         ticks.forEach(function (tick, k) {
@@ -1199,6 +1206,7 @@
         steps = steps.concat(planned);
       }
       steps.forEach(function (step) { step(); });
+      if (canvases) { canvases.show(); }
       changes.forEach(function (update, index) {
         Object.keys(update).forEach(function (path) { shown[index][path] = update[path]; });
       });
