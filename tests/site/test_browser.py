@@ -72,12 +72,16 @@ def _wait_for_math(page) -> None:
     page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
 
 
-def _wait_for_figures(page) -> int:
+def _wait_for_figures(page, settled: bool = False) -> int:
+    """Wait until every figure is drawn (and, if ``settled``, has done its idle-time preparation)."""
     count = page.locator("figure.rope-viz-demo").count()
+    selector = "figure.rope-viz-demo[data-ready=true]"
+    if settled:
+        selector += "[data-reserved=true][data-warm=true]"
     if count:
         page.wait_for_function(
-            "n => document.querySelectorAll('figure.rope-viz-demo[data-ready=true]').length === n",
-            arg=count,
+            "([selector, n]) => document.querySelectorAll(selector).length === n",
+            arg=[selector, count],
             timeout=15_000,
         )
     return count
@@ -111,6 +115,10 @@ def test_every_page_loads_cleanly_offline_and_renders_its_math(built_site, open_
         math_errors = page.locator("mjx-merror").count()
         shot = ARTIFACTS / "screenshots" / (relative.replace("/", "__").removesuffix(".html") + ".png")
         shot.parent.mkdir(parents=True, exist_ok=True)
+        # Plots out of view are not rendered (content-visibility: auto): show every one in the full-page shot,
+        # as a reader sees each when scrolling to it.
+        page.add_style_tag(content=".rope-viz-plot { content-visibility: visible !important; }")
+        page.wait_for_timeout(100)
         page.screenshot(path=str(shot), full_page=True)
         report[relative] = {"problems": problems, "blocked": blocked, "figures": figures, "math": rendered}
         assert problems == [], f"{relative}: {problems}"
@@ -132,6 +140,9 @@ def test_every_slider_of_every_figure_changes_the_plot(built_site, open_page):
         for figure_index in range(figures):
             figure = page.locator("figure.rope-viz-demo").nth(figure_index)
             plot_svg = figure.locator(".rope-viz-plot .main-svg").first
+            # A plot out of view is not rendered (content-visibility: auto): look at it as a reader would.
+            figure.scroll_into_view_if_needed()
+            plot_svg.wait_for(state="visible", timeout=5_000)
             assert plot_svg.is_visible(), f"{relative} figure {figure_index} is not drawn"
             sliders = figure.locator("input[type=range]")
             assert sliders.count() >= 1
@@ -204,7 +215,7 @@ async ([figureIndex, sliderIndex]) => {
 
 SHOWN_CANVASES = """
 figure => [...figure.querySelectorAll('foreignObject.rope-viz-canvas')]
-  .filter(node => getComputedStyle(node).display !== 'none').length
+  .filter(node => getComputedStyle(node).visibility !== 'hidden').length
 """
 
 
@@ -228,7 +239,7 @@ def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
     redrawn = []
     for relative in chapters:
         page, problems, blocked = open_page(relative, height=1500)
-        for figure_index in range(_wait_for_figures(page)):
+        for figure_index in range(_wait_for_figures(page, settled=True)):
             figure = page.locator("figure.rope-viz-demo").nth(figure_index)
             plot = figure.locator(".rope-viz-plot")
             for slider_index in range(figure.locator("input[type=range]").count()):
@@ -287,10 +298,9 @@ def test_figures_keep_their_height_while_a_slider_moves(built_site, open_page):
     chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
     for relative in chapters:
         page, problems, blocked = open_page(relative)
-        for figure_index in range(_wait_for_figures(page)):
+        for figure_index in range(_wait_for_figures(page, settled=True)):
             figure = page.locator("figure.rope-viz-demo").nth(figure_index)
             figure.scroll_into_view_if_needed()
-            page.wait_for_function("el => el.dataset.reserved === 'true'", arg=figure.element_handle())
             for slider_index in range(figure.locator("input[type=range]").count()):
                 heights = page.evaluate(SWEEP_HEIGHTS, [figure_index, slider_index])
                 assert max(heights) - min(heights) < 0.5, (

@@ -20,7 +20,9 @@
 
      A step draws on its layers first and puts them on the page after (`show`): a canvas that is not yet on
      the page takes its font without chromium bringing the page's styles up to date, once per canvas. When
-     Plotly draws, the layers are hidden, not removed, and serve again at the next step. */
+     Plotly draws, the layers are hidden, not removed, and serve again at the next step. Layers and the
+     elements they cover are hidden with `visibility`, which chromium repaints without laying anything out
+     again. */
   function layers() {
     var all = {};
 
@@ -79,19 +81,19 @@
         if (layer.node.parentNode !== layer.parent || layer.node.nextSibling !== before) {
           layer.parent.insertBefore(layer.node, before);
         }
-        if (layer.node.style.display) { layer.node.style.display = ""; }
+        if (layer.node.style.visibility) { layer.node.style.visibility = ""; }
         layer.covered.forEach(function (element) {
           var known = layer.hidden.some(function (entry) { return entry[0] === element; });
           if (!known) {
-            layer.hidden.push([element, element.style.display]);
-            element.style.display = "none";
+            layer.hidden.push([element, element.style.visibility]);
+            element.style.visibility = "hidden";
           }
         });
       });
     }
 
     function uncover(layer) {
-      layer.hidden.forEach(function (entry) { entry[0].style.display = entry[1]; });
+      layer.hidden.forEach(function (entry) { entry[0].style.visibility = entry[1]; });
       layer.hidden = [];
       layer.used = false;
     }
@@ -110,7 +112,7 @@
       Object.keys(all).forEach(function (key) {
         var layer = all[key];
         if (!layer.used) { return; }
-        layer.node.style.display = "none";
+        layer.node.style.visibility = "hidden";
         uncover(layer);
       });
     }

@@ -274,10 +274,36 @@
     var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 200); };
     window.addEventListener("resize", function () { later(reserveSpace); });
 
+    /* The first step of a drag would set up what the direct drawing keeps from step to step (its canvas
+       layers, the browser's caches of their text): do it when the page is idle, one slider at a time, by
+       drawing a neighbouring state and the current one again within one task (nothing is painted in
+       between), then handing the page back to Plotly's drawing. */
+    function warmUp(k) {
+      if (k >= inputs.length || !direct) {
+        root.dataset.warm = "true";
+        return;
+      }
+      if (busy || holding || pending !== null || shown !== committed) {
+        later(function () { warmUp(k); });
+        return;
+      }
+      var value = Number(inputs[k].value);
+      var step = value < Number(inputs[k].max) ? 1 : -1;
+      if (Number(inputs[k].max) > 0 && applyDirectly(payload.states[committed + step * payload.strides[k]])) {
+        if (applyDirectly(payload.states[committed])) {
+          direct.drawn(traceValues(payload.states[committed]), layoutUpdate(payload.states[committed]));
+        } else {
+          drawWithPlotly(committed);
+        }
+      }
+      later(function () { warmUp(k + 1); });
+    }
+
     return Plotly.newPlot(plot, figure.data, figure.layout, config).then(function () {
       plot.on("plotly_afterplot", afterPlot);
       afterPlot();
       later(reserveSpace);
+      later(function () { warmUp(0); });
       root.dataset.state = String(stateIndex());
       root.dataset.committed = String(committed);
       root.dataset.readyAt = String(performance.now());
