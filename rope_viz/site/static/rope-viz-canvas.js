@@ -55,7 +55,8 @@
        `covered` are hidden while the layer shows. Coordinates on the context are those of `parent`. */
     function context(key, parent, before, box, covered) {
       var layer = all[key];
-      if (layer && (layer.parent !== parent || !sameBox(layer.box, box) || layer.ratio !== window.devicePixelRatio)) {
+      var moved = layer && (layer.parent !== parent || !sameBox(layer.box, box));
+      if (moved || (layer && layer.ratio !== window.devicePixelRatio)) {
         remove(key);
         layer = null;
       }
@@ -194,7 +195,8 @@
     var size = parseFloat(style.fontSize);
     if (!anchor || !isFinite(size) || !/^(\s*translate\([^)]*\))*\s*$/.test(transform)) { return null; }
     return {
-      font: [style.fontStyle || "normal", style.fontWeight || "normal", style.fontSize, style.fontFamily].join(" "),
+      font: [style.fontStyle || "normal", style.fontWeight || "normal", style.fontSize, style.fontFamily]
+        .join(" "),
       size: size,
       align: anchor,
       fill: style.fill,
@@ -218,9 +220,10 @@
     if (spans.length === 0) { return [{ x: x, y: y }]; }
     var lines = spans.map(function (span) {
       var shift = /^(-?[\d.]+)em$/.exec(span.getAttribute("dy") || "0em");
-      var plain = span.tagName === "tspan" && span.getAttribute("class") === "line" && !span.children.length &&
-        !span.getAttribute("style") && shift;
-      return plain ? { x: attribute(span, "x", x), y: attribute(span, "y", y) + Number(shift[1]) * size } : null;
+      var plain = span.tagName === "tspan" && span.getAttribute("class") === "line" &&
+        !span.children.length && !span.getAttribute("style") && shift;
+      if (!plain) { return null; }
+      return { x: attribute(span, "x", x), y: attribute(span, "y", y) + Number(shift[1]) * size };
     });
     return lines.every(Boolean) ? lines : null;
   }

@@ -439,7 +439,8 @@
           return null;
         }
       }
-      var canvasStep = planMarkersOnCanvas(full, index, group, points, valid, elements[0] || template, sizes, colors);
+      var example = elements[0] || template;
+      var canvasStep = planMarkersOnCanvas(full, index, group, points, valid, example, sizes, colors);
       if (canvasStep) { return canvasStep; }
       var angles = rotate ? markerAngles(points) : null;
       return function () {
@@ -648,7 +649,8 @@
       }
       var image = group.querySelector("image");
       var z = value(update, index, "z");
-      if (!image || !Array.isArray(z) || !Array.isArray(z[0]) || !canvases || Number(image.style.opacity || 1) !== 1) {
+      var opaque = Number(image && image.style.opacity || 1) === 1;
+      if (!image || !Array.isArray(z) || !Array.isArray(z[0]) || !canvases || !opaque) {
         return null;
       }
       var rows = z.length;
@@ -709,7 +711,8 @@
       var labelLines = labelPaint ? cellLabels.map(function (label) {
         return window.RopeVizCanvas.textLines(label, labelPaint.size);
       }) : [];
-      if (template && (!labelPaint || !labelLines.every(function (lines) { return lines && lines.length === 1; }))) {
+      var oneLine = labelLines.every(function (lines) { return lines && lines.length === 1; });
+      if (template && (!labelPaint || !oneLine)) {
         return null;
       }
       var covered = [image].concat(children(group, "g.heatmap-label"));
@@ -946,7 +949,9 @@
         var drawing = canvases.context(key, labels[0].parentNode, null, box, labels);
         ticks.forEach(function (tick, k) {
           var at = round2(axis._offset + tick.pixel + labelShift);
-          window.RopeVizCanvas.drawText(drawing, lines, words[k], horizontal ? at : 0, horizontal ? 0 : at, paint);
+          var dx = horizontal ? at : 0;
+          var dy = horizontal ? 0 : at;
+          window.RopeVizCanvas.drawText(drawing, lines, words[k], dx, dy, paint);
         });
       };
     }
