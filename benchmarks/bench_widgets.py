@@ -1,18 +1,22 @@
-"""Time one live slider step of every demo in the kernel: ``view()`` plus the in-place figure update.
+"""Time one live slider step of every demo in the kernel: ``view()`` plus the state's preparation.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/bench_widgets.py [--steps 200]
 
-Each step sets one slider of a :class:`rope_viz.widgets.LiveDemo` to a random value inside its live range (not
-only the site's precomputed steps) and records the time from the value change to the end of the update
-message (compute plus ``plotly_update``). The browser's own redraw is not included: measure it on the site
-with ``bench_site.py``. Baseline, in the same process: a ``plotly_update`` that changes one layout value.
+Each step sets one slider of a :class:`rope_viz.widgets.LiveFigure` to a random value inside its live range
+(not only the site's precomputed steps) and records the kernel's time for the state there (the demo's
+``view`` plus its preparation for the figure script), as the kernel spends it for every slider move in the
+browser. The
+websocket and the browser's drawing are not included: measure them in a real JupyterLab with
+``bench_live.py``. Baseline, in the same process: encoding the default state to JSON, as the message carrying
+it is encoded.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
@@ -45,14 +49,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    print("| demo | p50 (ms) | p95 (ms) | p95 / one-value update |")
+    print("| demo | p50 (ms) | p95 (ms) | p95 / default state to JSON |")
     print("| --- | ---: | ---: | ---: |")
     for cls in all_demos():
         widget = live_widget(cls())
+        widget.send = lambda content, buffers=None: None  # no browser here: time the kernel's own work
         empty = []
-        for k in range(50):
+        for _ in range(50):
             start = time.perf_counter()
-            widget.figure.plotly_update(relayout_data={"meta": k})  # one small real update message
+            json.dumps(widget.state)
             empty.append(time.perf_counter() - start)
         steps = []
         for _ in range(args.steps):

@@ -75,14 +75,15 @@ class Control:
     def format(self, value: float) -> str:
         """Return the value as the reader sees it: its label, or the number with its unit.
 
-        Examples: ``"4,096 tokens"``, ``"10⁴"`` (a power of ten >= 10,000 on a log scale), ``"0.25"``.
+        Examples: ``"4,096 tokens"``, ``"10⁴"`` (a power of ten >= 10,000 on a log scale), ``"0.25"``; from
+        1,000 on, whole numbers (``"12,346"``, where three significant digits would read ``"1.23e+04"``).
         """
         if self.labels is not None:
             matches = [k for k, site_value in enumerate(self.site_values) if math.isclose(site_value, value)]
             if not matches:
                 raise ValueError(f"control {self.name!r}: {value} is not one of its labelled values")
             return self.labels[matches[0]]
-        if self.integer or float(value).is_integer():
+        if self.integer or float(value).is_integer() or abs(value) >= 1_000:
             text = f"{round(value):,}"
         else:
             text = f"{value:.3g}"

@@ -1,131 +1,208 @@
-"""The live front end of a demo: ipywidgets sliders driving a Plotly ``FigureWidget`` in Jupyter or Colab.
+"""The live front end of a demo in Jupyter, Binder and Colab: the site's figure, its states from the kernel.
 
-Every slider move calls the demo's :meth:`~rope_viz.demos.base.Demo.view` and applies the resulting
-:class:`~rope_viz.demos.base.View` in place with one ``plotly_update`` message: the figure is never
-re-created, so it does not flicker.
+A :class:`LiveFigure` is a small anywidget. In the browser it builds the same sliders, plot and readout as a
+figure of the course site and draws with the same scripts (plotly.js and the direct SVG drawing, carried once
+per kernel by :func:`rope_viz.widgets.library.figure_library`). The only difference is where a state
+comes from: the site looks it up in a table precomputed at build time; a live figure asks the kernel, which
+calls the demo's :meth:`~rope_viz.demos.base.Demo.view` at the slider values and sends back the state,
+prepared as the site prepares its states (:class:`rope_viz.figures.live_states.LiveStates`).
+
+The live sliders reach every value of a control's live range, not only the site's steps: each slider steps
+through :func:`live_values` (the site's values included).
+
+Messages from the browser: ``{"type": "state", "key", "indices", "current"}`` asks for the state at those
+slider indices (``current``: the sliders are there now), ``{"type": "position", "indices"}`` says the sliders
+moved to a state the browser already holds. Messages to the browser: ``{"type": "state", "key", "state"}``
+(with ``"pushed": true`` when the kernel moved the sliders itself) and ``{"type": "indices", "indices"}``. A
+view the kernel shows without sliders (:meth:`LiveFigure.show_view`) changes the widget's ``state`` instead.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 from typing import Any
 
-import ipywidgets as widgets
-import plotly.graph_objects as go
+import anywidget
+import numpy as np
+import traitlets
+from ipywidgets import widget_serialization
 
 from rope_viz.demos.base import Control, Demo, View
+from rope_viz.figures.live_states import LiveStates
+from rope_viz.widgets.library import FigureLibrary, figure_library
 
-_SLIDER_LAYOUT = {"width": "95%"}
-_SLIDER_STYLE = {"description_width": "9em"}
-
-
-def _slider(control: Control) -> widgets.Widget:
-    """Return a continuous slider for ``control``: log scale, integer, a fixed set of choices, or float."""
-    common = {
-        "description": control.label,
-        "continuous_update": True,
-        "layout": widgets.Layout(**_SLIDER_LAYOUT),
-        "style": _SLIDER_STYLE,
-    }
-    if control.choices is not None:
-        options = [(control.format(value), value) for value in control.choices]
-        return widgets.SelectionSlider(options=options, value=control.default, **common)
-    if control.log:
-        return widgets.FloatLogSlider(
-            value=control.default,
-            base=10,
-            min=math.log10(control.minimum),
-            max=math.log10(control.maximum),
-            step=0.01,
-            readout_format=".3g",
-            **common,
-        )
-    if control.integer:
-        return widgets.IntSlider(
-            value=int(control.default), min=int(control.minimum), max=int(control.maximum), step=1, **common
-        )
-    span = control.maximum - control.minimum
-    return widgets.FloatSlider(
-        value=control.default, min=control.minimum, max=control.maximum, step=span / 1000, **common
-    )
+#: Steps of a live slider on a linear scale (plus the site's values).
+LINEAR_STEPS = 1000
+#: Steps per factor of ten of a live slider on a log scale.
+LOG_STEPS_PER_DECADE = 100
+#: An integer control whose range holds at most this many whole numbers steps through every one of them.
+MAX_INTEGER_STEPS = 2000
 
 
-def plotly_update_arguments(view: View, trace_count: int) -> tuple[dict[str, list[Any]], dict[str, Any]]:
-    """Turn a view into ``(restyle_data, relayout_data)`` for ``plotly_update`` over all traces.
+def live_values(control: Control) -> tuple[float, ...]:
+    r"""Return the values a live slider steps through, in increasing order.
 
-    A trace that does not change a property gets ``Undefined`` for it, which Plotly leaves alone.
+    ``choices`` when the control has them; otherwise :data:`LINEAR_STEPS` equal steps from ``minimum`` to
+    ``maximum``, or :data:`LOG_STEPS_PER_DECADE` steps per decade, :math:`v_j = v_{\min}
+    (v_{\max}/v_{\min})^{j/J}`, on a log scale; whole numbers for an integer control (every one of them when
+    there are at most :data:`MAX_INTEGER_STEPS`). The site's values are always among them, so a live slider
+    can show every state the site shows.
     """
-    from plotly.basedatatypes import Undefined
+    if control.choices is not None:
+        return tuple(float(value) for value in control.choices)
+    low, high = float(control.minimum), float(control.maximum)
+    if control.integer and not control.log and high - low <= MAX_INTEGER_STEPS:
+        grid = np.arange(math.ceil(low), math.floor(high) + 1, dtype=float)
+    elif control.log:
+        decades = math.log10(high / low)
+        steps = max(1, round(decades * LOG_STEPS_PER_DECADE))
+        grid = low * (high / low) ** (np.arange(steps + 1) / steps)
+    else:
+        grid = np.linspace(low, high, LINEAR_STEPS + 1)
+    if control.integer:
+        grid = np.clip(np.round(grid), math.ceil(low), math.floor(high))
+    site = np.asarray(control.site_values, dtype=float)
+    # A grid point closer to a site value than a thousandth of a step would show the same text twice.
+    spacing = np.diff(np.unique(grid)).min() if grid.size > 1 else 1.0
+    near_site = np.abs(grid[:, None] - site[None, :]).min(axis=1) < spacing / 1000
+    values = np.unique(np.concatenate([grid[~near_site], site]))
+    return tuple(float(value) for value in values)
 
-    restyle: dict[str, list[Any]] = {}
-    for index, update in enumerate(view.traces):
-        for path, value in update.items():
-            restyle.setdefault(path, [Undefined] * trace_count)[index] = value
-    return restyle, dict(view.layout)
 
-
-class LiveDemo(widgets.VBox):
-    """Sliders, a figure and a readout, all live: the Jupyter front end of a :class:`Demo`.
+class LiveFigure(anywidget.AnyWidget):
+    """Sliders, a figure and a readout, live in Jupyter: the site's figure with its states from the kernel.
 
     Parameters
     ----------
     demo : Demo
         The demo to drive.
+    sliders : bool
+        Show the demo's sliders. Without them the figure moves only through :meth:`show_view`.
 
     Attributes
     ----------
-    figure : plotly.graph_objects.FigureWidget
-    sliders : dict of str to ipywidgets.Widget
-    readout : ipywidgets.HTML
+    demo : Demo
+    grids : list of tuple of float
+        The values each slider steps through (:func:`live_values`).
+    last_view : View
+        The view the figure shows now.
     last_update_seconds : float
-        Wall time of the latest slider step in the kernel (compute plus sending the update).
+        Kernel time of the latest state (the demo's view plus its preparation), in seconds.
 
     """
 
-    def __init__(self, demo: Demo) -> None:
+    _esm = Path(__file__).parent / "static" / "rope-viz-live.js"
+    library = traitlets.Instance(FigureLibrary).tag(sync=True, **widget_serialization)
+    title = traitlets.Unicode().tag(sync=True)
+    figure = traitlets.Dict().tag(sync=True)
+    controls = traitlets.List().tag(sync=True)
+    state = traitlets.Dict().tag(sync=True)
+    readout = traitlets.Unicode().tag(sync=True)
+
+    def __init__(self, demo: Demo, sliders: bool = True) -> None:
         self.demo = demo
-        self.figure = go.FigureWidget(demo.initial_figure())
-        self.sliders = {control.name: _slider(control) for control in demo.controls}
-        self.readout = widgets.HTML(self._readout_html(demo.view(**demo.defaults())))
+        self.grids = [live_values(control) for control in demo.controls]
+        self._states = LiveStates(demo)
+        self._indices = [
+            grid.index(float(control.default))
+            for control, grid in zip(demo.controls, self.grids, strict=True)
+        ]
+        self.last_view = demo.view(**self.values())
         self.last_update_seconds = 0.0
-        for slider in self.sliders.values():
-            slider.observe(self._on_change, names="value")
-        super().__init__([*self.sliders.values(), self.figure, self.readout])
-
-    @staticmethod
-    def _readout_html(view: View) -> str:
-        import html
-
-        return f'<p style="font-size: 1.05rem">{html.escape(view.readout)}</p>'
+        initial = self._states.encode(self.last_view)
+        controls = [
+            {
+                "name": control.name,
+                "label": control.label,
+                "texts": [control.format(value) for value in grid],
+                "default": index,
+            }
+            for control, grid, index in zip(demo.controls, self.grids, self._indices, strict=True)
+        ]
+        super().__init__(
+            library=figure_library(),
+            title=demo.title,
+            figure=self._states.figure,
+            controls=controls if sliders else [],
+            state=initial,
+            readout=self.last_view.readout,
+        )
+        self._sliders = sliders
+        self.on_msg(self._on_message)
 
     def values(self) -> dict[str, float]:
-        """Return the current value of every slider, by control name; whole-number controls are rounded.
-
-        A log-scale slider moves continuously, so an integer control on a log scale snaps here.
-        """
-        integer = {
-            control.name for control in self.demo.controls if control.integer and control.choices is None
-        }
+        """Return the current value of every slider, by control name."""
         return {
-            name: round(slider.value) if name in integer else slider.value
-            for name, slider in self.sliders.items()
+            control.name: grid[index]
+            for control, grid, index in zip(self.demo.controls, self.grids, self._indices, strict=True)
         }
 
     def set_values(self, **values: float) -> None:
-        """Move sliders programmatically (one redraw per slider)."""
+        """Move sliders to the live values nearest to ``values`` and show the state there."""
+        indices = list(self._indices)
+        names = [control.name for control in self.demo.controls]
         for name, value in values.items():
-            self.sliders[name].value = value
+            if name not in names:
+                raise ValueError(f"{type(self.demo).__name__} has no control {name!r}; its controls: {names}")
+            grid = np.asarray(self.grids[names.index(name)])
+            indices[names.index(name)] = int(np.argmin(np.abs(grid - float(value))))
+        key, state = self._state_at(indices, current=True)
+        self.send({"type": "state", "key": key, "state": state, "pushed": True})
+        if self._sliders:
+            self.send({"type": "indices", "indices": indices})
 
-    def _on_change(self, _change: dict[str, Any]) -> None:
-        start = time.perf_counter()
-        view = self.demo.view(**self.values())
-        restyle, relayout = plotly_update_arguments(view, len(self.figure.data))
-        self.figure.plotly_update(restyle_data=restyle, relayout_data=relayout)
-        self.readout.value = self._readout_html(view)
-        self.last_update_seconds = time.perf_counter() - start
+    def show_view(self, view: View) -> None:
+        """Show any view of the demo (computed by the caller, e.g. from a pasted config).
+
+        The view becomes the widget's ``state``, so that a figure displayed later, or the notebook saved with
+        its widgets, shows it too.
+        """
+        started = time.perf_counter()
+        state = self._states.encode(view)
+        self.last_view = view
+        self.last_update_seconds = time.perf_counter() - started
+        self.readout = view.readout
+        self.state = state
+
+    def _state_at(self, indices: list[int], current: bool) -> tuple[str, dict[str, Any]]:
+        """Compute the prepared state at slider ``indices``; remember them when the sliders are there."""
+        started = time.perf_counter()
+        values = {
+            control.name: grid[index]
+            for control, grid, index in zip(self.demo.controls, self.grids, indices, strict=True)
+        }
+        view = self.demo.view(**values)
+        state = self._states.encode(view)
+        if current:
+            self._indices = list(indices)
+            self.last_view = view
+            self.last_update_seconds = time.perf_counter() - started
+        return ",".join(str(index) for index in indices), state
+
+    def _valid_indices(self, indices: Any) -> list[int]:
+        if not isinstance(indices, list) or len(indices) != len(self.grids):
+            raise ValueError(f"expected {len(self.grids)} slider indices, got {indices!r}")
+        checked = []
+        for index, grid in zip(indices, self.grids, strict=True):
+            if not isinstance(index, int) or not 0 <= index < len(grid):
+                raise ValueError(f"slider index {index!r} is outside 0..{len(grid) - 1}")
+            checked.append(index)
+        return checked
+
+    def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: list[bytes]) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "state":
+            indices = self._valid_indices(content.get("indices"))
+            key, state = self._state_at(indices, current=bool(content.get("current", True)))
+            self.send({"type": "state", "key": key, "state": state})
+        elif kind == "position":
+            indices = self._valid_indices(content.get("indices"))
+            if indices != self._indices:
+                self._state_at(indices, current=True)
 
 
-def live_widget(demo: Demo) -> LiveDemo:
-    """Return the live ipywidgets front end of ``demo`` (see the module docstring)."""
-    return LiveDemo(demo)
+def live_widget(demo: Demo) -> LiveFigure:
+    """Return the live front end of ``demo`` (see the module docstring)."""
+    return LiveFigure(demo)

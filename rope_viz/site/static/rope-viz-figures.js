@@ -1,10 +1,13 @@
-/* rope-viz: draw the course's precomputed figures and wire their sliders. No network, no kernel.
+/* rope-viz: draw the course's figures and wire their sliders. No network; no kernel on the site.
  *
- * Each <figure class="rope-viz-demo"> holds range inputs, an empty plot <div>, a readout and a JSON payload
- * written at build time by rope_viz.figures.static. A slider move looks up the precomputed state
- * (index = sum of slider index * stride) and draws it: directly in the SVG when only trace data change
- * (rope-viz-direct.js), otherwise with one Plotly.update call. Nothing is computed here beyond that lookup:
- * every number comes from rope_viz.
+ * A figure is a <figure class="rope-viz-demo"> holding range inputs, an empty plot <div> and a readout. Where
+ * its states come from is its source:
+ *   - on the site, a JSON payload written at build time by rope_viz.figures.static holds every state
+ *     (index = sum of slider index * stride); the figures are found and drawn when the page loads;
+ *   - in Jupyter, the live widget (rope_viz.widgets) asks the kernel for each state and calls
+ *     RopeVizFigures.attach with a source of its own.
+ * A state is drawn directly in the SVG when only what rope-viz-direct.js covers changes, otherwise with one
+ * Plotly.update call. Nothing is computed here beyond looking a state up: every number comes from rope_viz.
  */
 (function () {
   "use strict";
@@ -14,8 +17,12 @@
   /* A slider that rests this long has settled: Plotly then draws its state (see commit below). */
   var COMMIT_DELAY_MS = 250;
 
+  /* The site's theme (pydata-sphinx-theme) or JupyterLab's. */
   function isDark() {
-    return document.documentElement.dataset.theme === "dark";
+    if (document.documentElement.dataset.theme) {
+      return document.documentElement.dataset.theme === "dark";
+    }
+    return Boolean(document.body) && document.body.dataset.jpThemeLight === "false";
   }
 
   function resolve(value, arrays) {
@@ -69,14 +76,43 @@
     node[keys[keys.length - 1]] = value;
   }
 
-  function init(root) {
+  var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 200); };
+
+  /* The source of a site figure: every state precomputed in its payload. */
+  function payloadSource(root) {
     var payload = JSON.parse(root.querySelector("script.rope-viz-payload").textContent);
     var arrays = payload.arrays;
+    function resolved(state) {
+      return {
+        t: state.t.map(function (update) { return resolve(update, arrays); }),
+        l: resolve(state.l, arrays),
+        r: state.r
+      };
+    }
+    return {
+      figure: resolve(payload.figure, arrays),
+      texts: payload.controls.map(function (control) { return control.texts; }),
+      key: function (indices) {
+        return String(indices.reduce(function (sum, index, k) { return sum + index * payload.strides[k]; }, 0));
+      },
+      /* A state, or a promise of one (the live source): here always at once. */
+      state: function (indices) {
+        return resolved(payload.states[Number(this.key(indices))]);
+      },
+      /* The readouts to reserve room for: the three longest of all states. */
+      longestReadouts: payload.states.map(function (state) { return state.r; })
+        .sort(function (a, b) { return b.length - a.length; }).slice(0, 3)
+    };
+  }
+
+  /* Draw a figure and wire its sliders. `source` gives the initial figure, the value texts of every slider,
+     a key for each combination of slider indices and the state there (or a promise of it). */
+  function attach(root, source) {
     var plot = root.querySelector(".rope-viz-plot");
     var readout = root.querySelector(".rope-viz-readout");
     var inputs = Array.prototype.slice.call(root.querySelectorAll("input[type=range]"));
     var outputs = inputs.map(function (input) { return root.querySelector('output[for="' + input.id + '"]'); });
-    var figure = resolve(payload.figure, arrays);
+    var figure = source.figure;
     var traceIndices = figure.data.map(function (_, index) { return index; });
     var theme = themeUpdate(figure.layout);
     Object.keys(theme).forEach(function (path) { setPath(figure.layout, path, theme[path]); });
@@ -93,14 +129,13 @@
       modeBarButtonsToRemove: ["sendDataToCloud", "select2d", "lasso2d"],
       toImageButtonOptions: { format: "png", scale: 2 }
     };
-    var pending = null;
-    var busy = false;
+    var pending = null;  // slider indices still to draw
+    var busy = false;  // Plotly is drawing
+    var fetching = false;  // waiting for a state from the source
     root.dataset.renders = "0";
 
-    function stateIndex() {
-      return inputs.reduce(function (sum, input, k) {
-        return sum + Number(input.value) * payload.strides[k];
-      }, 0);
+    function indices() {
+      return inputs.map(function (input) { return Number(input.value); });
     }
 
     function dataUpdate(state) {
@@ -110,51 +145,35 @@
           if (!(path in update)) {
             update[path] = traceIndices.map(function () { return undefined; });
           }
-          update[path][traceIndex] = resolve(traceUpdate[path], arrays);
+          update[path][traceIndex] = traceUpdate[path];
         });
       });
       return update;
-    }
-
-    function layoutUpdate(state) {
-      var update = {};
-      Object.keys(state.l).forEach(function (path) { update[path] = resolve(state.l[path], arrays); });
-      return update;
-    }
-
-    /* Resolved trace updates of a state: one {path: value} object per trace. */
-    function traceValues(state) {
-      return state.t.map(function (traceUpdate) {
-        var values = {};
-        Object.keys(traceUpdate).forEach(function (path) { values[path] = resolve(traceUpdate[path], arrays); });
-        return values;
-      });
     }
 
     /* Two ways to draw a state. A step is drawn directly in the SVG when rope-viz-direct.js covers all it
        changes (well inside a frame); any other step, and the settled state once the slider rests, is drawn
        by Plotly, so that hover labels and later redraws show the state on screen. */
     var direct = window.RopeVizDirect ? window.RopeVizDirect.create(plot, figure) : null;
-    var committed = stateIndex();  // the state Plotly itself holds
-    var shown = committed;  // the state on screen
+    var committed = null;  // the state Plotly itself holds: {key, state}
+    var shown = null;  // the state on screen
     var commitTimer = null;
 
-    function finish(index, path) {
-      shown = index;
+    function finish(entry, path) {
+      shown = entry;
       root.dataset.path = path;
       root.dataset.renders = String(Number(root.dataset.renders) + 1);
-      root.dataset.state = String(index);
-      root.dispatchEvent(new CustomEvent("rope-viz:rendered", { detail: { state: index, path: path } }));
+      root.dataset.state = entry.key;
+      root.dispatchEvent(new CustomEvent("rope-viz:rendered", { detail: { state: entry.key, path: path } }));
     }
 
-    function drawWithPlotly(index) {
-      var state = payload.states[index];
-      var layout = layoutUpdate(state);
+    function drawWithPlotly(entry) {
       busy = true;
-      committed = index;
-      return Plotly.update(plot, dataUpdate(state), layout, traceIndices).then(function () {
+      committed = entry;
+      var layout = Object.assign({}, entry.state.l);
+      return Plotly.update(plot, dataUpdate(entry.state), layout, traceIndices).then(function () {
         busy = false;
-        root.dataset.committed = String(index);
+        root.dataset.committed = entry.key;
       });
     }
 
@@ -175,22 +194,22 @@
     inputs.forEach(function (input) {
       input.addEventListener("pointerdown", function () { holding = true; });
     });
-    ["pointerup", "pointercancel"].forEach(function (type) {
-      window.addEventListener(type, function () {
-        if (!holding) { return; }
-        holding = false;
-        if (shown !== committed) { scheduleCommit(commitDelay()); }
-      });
-    });
+    function release() {
+      if (!holding) { return; }
+      holding = false;
+      if (shown !== committed) { scheduleCommit(commitDelay()); }
+    }
+    window.addEventListener("pointerup", release);
+    window.addEventListener("pointercancel", release);
 
     function commit() {
       commitTimer = null;
       if (holding) { return; }
-      if (busy || pending !== null) { scheduleCommit(commitDelay()); return; }
+      if (busy || pending !== null || fetching) { scheduleCommit(commitDelay()); return; }
       if (shown === committed) { return; }
-      var index = shown;
-      drawWithPlotly(index).then(function () {
-        root.dispatchEvent(new CustomEvent("rope-viz:committed", { detail: { state: index } }));
+      var entry = shown;
+      drawWithPlotly(entry).then(function () {
+        root.dispatchEvent(new CustomEvent("rope-viz:committed", { detail: { state: entry.key } }));
         render();
       });
     }
@@ -199,59 +218,78 @@
        error is reported, for the browser tests to catch). */
     function applyDirectly(state) {
       try {
-        return direct.apply(traceValues(state), layoutUpdate(state));
+        return direct.apply(state.t, state.l);
       } catch (error) {
         console.error("rope-viz: direct drawing failed, Plotly draws instead:", error);
         return false;
       }
     }
 
-    /* Apply the newest requested state; moves that arrive while Plotly draws collapse into one. */
-    function render() {
-      if (busy) { return; }
-      if (pending === null) { return; }
-      var index = pending;
-      pending = null;
-      var state = payload.states[index];
-      readout.textContent = state.r;
-      if (direct && applyDirectly(state)) {
-        finish(index, "direct");
+    function draw(entry) {
+      readout.textContent = entry.state.r;
+      reserveReadout(entry.state.r);
+      if (direct && applyDirectly(entry.state)) {
+        finish(entry, "direct");
         scheduleCommit(commitDelay());
+        render();
         return;
       }
       clearTimeout(commitTimer);
-      drawWithPlotly(index).then(function () {
-        finish(index, "full");
+      drawWithPlotly(entry).then(function () {
+        finish(entry, "full");
         render();
       });
     }
 
-    /* Plotly redraws on its own too (a resize, the theme): its drawing becomes the new base. */
-    function afterPlot() {
-      if (direct) { direct.drawn(traceValues(payload.states[committed]), layoutUpdate(payload.states[committed])); }
-      if (!busy && shown !== committed) { scheduleCommit(0); }
+    /* Apply the newest requested state; moves that arrive while Plotly draws, or while the source
+       computes a state, collapse into one. */
+    function render() {
+      if (busy || fetching || pending === null) { return; }
+      var wanted = pending;
+      pending = null;
+      var key = source.key(wanted);
+      var state = source.state(wanted);
+      if (state && typeof state.then === "function") {
+        fetching = true;
+        state.then(function (value) {
+          fetching = false;
+          draw({ key: key, state: value });
+        }, function (error) {
+          fetching = false;
+          root.dataset.error = String(error && error.message || error);
+          render();
+        });
+        return;
+      }
+      draw({ key: key, state: state });
+    }
+
+    function showValue(k) {
+      var text = source.texts[k][Number(inputs[k].value)];
+      outputs[k].textContent = text;
+      inputs[k].setAttribute("aria-valuetext", text);
     }
 
     inputs.forEach(function (input, k) {
       input.addEventListener("input", function () {
-        var text = payload.controls[k].texts[Number(input.value)];
-        outputs[k].textContent = text;
-        input.setAttribute("aria-valuetext", text);
-        pending = stateIndex();
+        showValue(k);
+        pending = indices();
         render();
       });
     });
 
     /* The readout and the slider values keep the size of their longest text: a step that wraps the readout
-       onto another line would move everything below the figure (and chromium repaints all of it), and a
+       onto another line would move everything below the figure (and the browser repaints all of it), and a
        wider value would resize the sliders under the pointer. Measured when the page is idle, and again
-       when the window changes width. */
+       when the window changes width. A source that cannot list its readouts in advance (the live one)
+       makes room for the tallest one shown so far. */
     var reservedWidth = null;
+    var tallestShown = 0;
     function reserveSpace() {
       var measure = document.createElement("canvas").getContext("2d");
       outputs.forEach(function (output, k) {
         measure.font = getComputedStyle(output).font;
-        var widest = Math.max.apply(null, payload.controls[k].texts.map(function (text) {
+        var widest = Math.max.apply(null, source.texts[k].map(function (text) {
           return measure.measureText(text).width;
         }));
         output.style.display = "inline-block";
@@ -259,9 +297,9 @@
       });
       if (reservedWidth === readout.clientWidth) { return; }  // the readout wraps as before
       reservedWidth = readout.clientWidth;
+      tallestShown = 0;
       var shownText = readout.textContent;
-      var longest = payload.states.map(function (state) { return state.r; })
-        .sort(function (a, b) { return b.length - a.length; }).slice(0, 3);
+      var longest = (source.longestReadouts || []).concat([shownText]);
       readout.style.minHeight = "";
       var tallest = Math.max.apply(null, longest.map(function (text) {
         readout.textContent = text;
@@ -269,9 +307,17 @@
       }));
       readout.textContent = shownText;
       readout.style.minHeight = tallest + "px";
+      tallestShown = tallest;
       root.dataset.reserved = "true";
     }
-    var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 200); };
+    function reserveReadout() {
+      if (source.longestReadouts || reservedWidth === null) { return; }
+      var height = readout.getBoundingClientRect().height;
+      if (height > tallestShown) {
+        tallestShown = height;
+        readout.style.minHeight = height + "px";
+      }
+    }
     window.addEventListener("resize", function () { later(reserveSpace); });
 
     /* The first step of a drag would set up what the direct drawing keeps from step to step (its canvas
@@ -283,62 +329,121 @@
         root.dataset.warm = "true";
         return;
       }
-      if (busy || holding || pending !== null || shown !== committed) {
+      if (busy || fetching || holding || pending !== null || shown !== committed) {
         later(function () { warmUp(k); });
         return;
       }
-      var value = Number(inputs[k].value);
-      var step = value < Number(inputs[k].max) ? 1 : -1;
-      if (Number(inputs[k].max) > 0 && applyDirectly(payload.states[committed + step * payload.strides[k]])) {
-        if (applyDirectly(payload.states[committed])) {
-          direct.drawn(traceValues(payload.states[committed]), layoutUpdate(payload.states[committed]));
-        } else {
-          drawWithPlotly(committed);
+      var here = indices();
+      if (Number(inputs[k].max) === 0) { later(function () { warmUp(k + 1); }); return; }
+      var near = here.slice();
+      near[k] += here[k] < Number(inputs[k].max) ? 1 : -1;
+      Promise.resolve(source.state(near, { peek: true })).then(function (neighbour) {
+        if (busy || holding || pending !== null || shown !== committed) {
+          later(function () { warmUp(k); });
+          return;
         }
-      }
-      later(function () { warmUp(k + 1); });
+        if (applyDirectly(neighbour)) {
+          if (applyDirectly(committed.state)) {
+            direct.drawn(committed.state.t, committed.state.l);
+          } else {
+            drawWithPlotly(committed);
+          }
+        }
+        later(function () { warmUp(k + 1); });
+      }, function () { root.dataset.warm = "true"; });
     }
 
-    return Plotly.newPlot(plot, figure.data, figure.layout, config).then(function () {
+    /* Plotly redraws on its own too (a resize, the theme): its drawing becomes the new base. */
+    function afterPlot() {
+      if (direct && committed) { direct.drawn(committed.state.t, committed.state.l); }
+      if (!busy && shown !== committed) { scheduleCommit(0); }
+    }
+
+    var start = indices();
+    var initial = Promise.resolve(source.state(start));
+    return Promise.all([initial, Plotly.newPlot(plot, figure.data, figure.layout, config)]).then(function (results) {
+      committed = { key: source.key(start), state: results[0] };
+      shown = committed;
       plot.on("plotly_afterplot", afterPlot);
       afterPlot();
       later(reserveSpace);
       later(function () { warmUp(0); });
-      root.dataset.state = String(stateIndex());
-      root.dataset.committed = String(committed);
+      root.dataset.state = committed.key;
+      root.dataset.committed = committed.key;
       root.dataset.readyAt = String(performance.now());
       root.dataset.ready = "true";
       root.dispatchEvent(new CustomEvent("rope-viz:ready"));
+      return {
+        /* Show slider indices set from outside (the kernel): values, then the state. */
+        setIndices: function (values) {
+          var changed = false;
+          values.forEach(function (value, k) {
+            if (inputs[k] && Number(inputs[k].value) !== value) {
+              inputs[k].value = String(value);
+              showValue(k);
+              changed = true;
+            }
+          });
+          if (changed) { pending = indices(); render(); }
+        },
+        /* Draw a state the source did not ask for (the kernel pushed it). */
+        show: function (key, state) {
+          pending = null;
+          if (busy || fetching) {
+            later(function () { draw({ key: key, state: state }); });
+            return;
+          }
+          draw({ key: key, state: state });
+        },
+        restyleTheme: function () { return Plotly.relayout(plot, themeUpdate(plot.layout)); }
+      };
     });
-
   }
 
   function watchTheme() {
-    new MutationObserver(function () {
+    function restyle() {
       Array.prototype.forEach.call(document.querySelectorAll("figure.rope-viz-demo[data-ready] .rope-viz-plot"),
         function (plot) { Plotly.relayout(plot, themeUpdate(plot.layout)); });
-    }).observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    }
+    var observer = new MutationObserver(restyle);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+    if (document.body) {
+      observer.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
+    }
+  }
+
+  var watching = false;
+  function watchThemeOnce() {
+    if (!watching) { watching = true; watchTheme(); }
   }
 
   function initAll() {
+    var roots = Array.prototype.slice.call(document.querySelectorAll("figure.rope-viz-demo"))
+      .filter(function (root) { return root.querySelector("script.rope-viz-payload"); });
+    if (roots.length === 0) { return; }
     if (typeof Plotly === "undefined") {
-      Array.prototype.forEach.call(document.querySelectorAll(".rope-viz-readout"), function (node) {
-        node.insertAdjacentText("beforebegin", "The plotting library failed to load; the figure cannot be drawn.");
+      roots.forEach(function (root) {
+        root.querySelector(".rope-viz-readout").insertAdjacentText(
+          "beforebegin", "The plotting library failed to load; the figure cannot be drawn.");
       });
       throw new Error("rope-viz: Plotly is not loaded");
     }
-    watchTheme();
+    watchThemeOnce();
     /* Draw the figures one after another in page order, yielding between them, so that the first one is
        interactive as early as possible and a long page never blocks the browser in one piece. */
-    var roots = Array.prototype.slice.call(document.querySelectorAll("figure.rope-viz-demo"));
     (function next(index) {
       if (index >= roots.length) { return; }
       Promise.resolve()
-        .then(function () { return init(roots[index]); })
+        .then(function () { return attach(roots[index], payloadSource(roots[index])); })
         .catch(function (error) { console.error("rope-viz: figure " + index + " failed:", error); })
         .then(function () { setTimeout(function () { next(index + 1); }, 0); });
     })(0);
   }
+
+  window.RopeVizFigures = {
+    attach: function (root, source) { watchThemeOnce(); return attach(root, source); },
+    isDark: isDark
+  };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", initAll);

@@ -1,0 +1,199 @@
+/* rope-viz live figure: the site's figure drawing, fed by the kernel (rope_viz.widgets.live.LiveFigure).
+ *
+ * The widget's model carries the initial figure and its sliders (label, value texts, starting index). The
+ * drawing code and plotly.js come once per kernel from the figure library widget (FigureLibrary), which puts
+ * them on the page; every figure waits for them here. A slider move asks the kernel for the state at the new
+ * slider indices ({type: "state"}); the kernel answers with the state, which the site's script draws straight
+ * into the SVG. States already seen are kept, so going back over a drag needs no kernel at all.
+ */
+
+/* How long a state may take before the figure says the kernel is not answering. */
+const ANSWER_TIMEOUT_MS = 8000;
+/* States kept per figure view. */
+const KEPT_STATES = 256;
+
+function figureLibrary() {
+  const registry = (globalThis.__ropeVizLibrary ??= {});
+  if (registry.figures) {
+    return Promise.resolve(registry.figures);
+  }
+  registry.ready ??= new Promise((resolve) => {
+    registry.resolve = resolve;
+  });
+  return registry.ready;
+}
+
+function element(tag, attributes, text) {
+  const node = document.createElement(tag);
+  Object.entries(attributes || {}).forEach(([name, value]) => node.setAttribute(name, value));
+  if (text !== undefined) {
+    node.textContent = text;
+  }
+  return node;
+}
+
+let figureCount = 0;
+
+/* JupyterLab and Notebook 7 read every key press on the page before it reaches its target (a listener on the
+   document, in the capture phase) and take arrow keys for moving between cells, so the sliders would never
+   see them. Keys pressed on a slider of a live figure stop at the window instead, before the document's
+   listeners run; the slider's own handling of the key (its default action) is untouched. */
+const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+
+function keepSliderKeys() {
+  if (globalThis.__ropeVizSliderKeys) {
+    return;
+  }
+  globalThis.__ropeVizSliderKeys = true;
+  window.addEventListener(
+    "keydown",
+    (event) => {
+      const target = event.target;
+      if (
+        SLIDER_KEYS.has(event.key) &&
+        target instanceof HTMLInputElement &&
+        target.type === "range" &&
+        target.closest("figure.rope-viz-live")
+      ) {
+        event.stopPropagation();
+      }
+    },
+    true,
+  );
+}
+
+/* The same markup as the site's figures (rope_viz.figures.static.SiteFigure.to_html). */
+function figureMarkup(model) {
+  const ident = `rope-viz-live-${++figureCount}`;
+  const title = model.get("title");
+  const root = element("figure", { class: "rope-viz-demo rope-viz-live", id: ident, "aria-label": title });
+  // JupyterLab and Notebook 7 would take arrow keys for moving between cells: they belong to the sliders.
+  root.dataset.lmSuppressShortcuts = "true";
+  const controls = element("div", { class: "rope-viz-controls" });
+  model.get("controls").forEach((control, k) => {
+    const inputId = `${ident}-${control.name}`;
+    const text = control.texts[control.default];
+    const row = element("div", { class: "rope-viz-control" });
+    row.append(
+      element("label", { for: inputId }, control.label),
+      element("input", {
+        type: "range", id: inputId, "data-control": String(k), min: "0", max: String(control.texts.length - 1),
+        step: "1", value: String(control.default), "aria-valuetext": text,
+      }),
+      element("output", { for: inputId }, text),
+    );
+    controls.append(row);
+  });
+  root.append(
+    controls,
+    element("div", { class: "rope-viz-plot", role: "img", "aria-label": title }),
+    element("p", { class: "rope-viz-readout", "aria-live": "polite" }, model.get("readout")),
+    element("p", { class: "rope-viz-status", role: "status" }),
+  );
+  return root;
+}
+
+function render({ model, el }) {
+  keepSliderKeys();
+  const root = figureMarkup(model);
+  el.append(root);
+  const status = root.querySelector(".rope-viz-status");
+  const controls = model.get("controls");
+  const kept = new Map();
+  const waiting = new Map();
+  let handle = null;
+  let alive = true;
+
+  function keep(key, state) {
+    kept.delete(key);
+    kept.set(key, state);
+    if (kept.size > KEPT_STATES) {
+      kept.delete(kept.keys().next().value);
+    }
+  }
+
+  function onMessage(message) {
+    if (!message || !alive) {
+      return;
+    }
+    if (message.type === "state") {
+      keep(message.key, message.state);
+      status.textContent = "";
+      const callbacks = waiting.get(message.key);
+      if (callbacks) {
+        waiting.delete(message.key);
+        callbacks.forEach((callback) => callback.resolve(message.state));
+      } else if (message.pushed && handle) {
+        handle.show(message.key, message.state);
+      }
+    } else if (message.type === "indices" && handle) {
+      handle.setIndices(message.indices);
+    }
+  }
+  model.on("msg:custom", onMessage);
+  let shownViews = 0;
+  function onState() {
+    if (handle) {
+      handle.show(`view-${++shownViews}`, model.get("state"));
+    }
+  }
+  model.on("change:state", onState);
+
+  const source = {
+    figure: structuredClone(model.get("figure")),
+    texts: controls.map((control) => control.texts),
+    key: (indices) => indices.join(","),
+    state(indices, options) {
+      const key = this.key(indices);
+      const current = !(options && options.peek);
+      if (kept.has(key)) {
+        if (current) {
+          model.send({ type: "position", indices });
+        }
+        return kept.get(key);
+      }
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          status.textContent =
+            "The kernel is not answering: run this cell again (or restart the kernel) to move the figure.";
+          root.dataset.stale = "true";
+          const callbacks = waiting.get(key) || [];
+          waiting.delete(key);
+          callbacks.forEach((callback) => callback.reject(new Error("no answer from the kernel")));
+        }, ANSWER_TIMEOUT_MS);
+        const callbacks = waiting.get(key) || [];
+        callbacks.push({
+          resolve: (state) => { clearTimeout(timer); resolve(state); },
+          reject: (error) => { clearTimeout(timer); reject(error); },
+        });
+        if (callbacks.length === 1) {
+          model.send({ type: "state", key, indices, current });
+        }
+        waiting.set(key, callbacks);
+      });
+    },
+  };
+  keep(source.key(controls.map((control) => control.default)), model.get("state"));
+
+  figureLibrary()
+    .then((figures) => (alive ? figures.attach(root, source) : null))
+    .then((attached) => {
+      handle = attached;
+    })
+    .catch((error) => {
+      status.textContent = `This figure could not be drawn: ${error && error.message ? error.message : error}`;
+      console.error("rope-viz: live figure failed:", error);
+    });
+
+  return () => {
+    alive = false;
+    model.off("msg:custom", onMessage);
+    model.off("change:state", onState);
+    const plot = root.querySelector(".rope-viz-plot");
+    if (globalThis.Plotly && plot) {
+      globalThis.Plotly.purge(plot);
+    }
+  };
+}
+
+export default { render };
