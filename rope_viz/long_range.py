@@ -139,7 +139,7 @@ def complex_score_magnitude(
     """
     q, k = check_vector_pair(q, k)
     frequencies = resolve_inv_freq(q.shape[0], base, inv_freq)
-    return np.abs(phases(distances, frequencies) @ pair_products(q, k, convention))
+    return np.abs(np.einsum("...j,j->...", phases(distances, frequencies), pair_products(q, k, convention)))
 
 
 def phase_coherence(distances: object, inv_freq: object) -> np.ndarray:
