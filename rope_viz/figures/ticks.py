@@ -86,7 +86,9 @@ def linear_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
     step = nice_step(high - low)
     first = math.ceil(low / step - 1e-9)
     last = math.floor(high / step + 1e-9)
-    values = [k * step for k in range(first, last + 1)]
+    # k * step rounds: keep a tick whose rounded value falls a hair outside the range out of it
+    tolerance = 1e-9 * (high - low)
+    values = [k * step for k in range(first, last + 1) if low - tolerance <= k * step <= high + tolerance]
     return [float(value) for value in values], [format_number(value, step) for value in values]
 
 
