@@ -44,11 +44,36 @@ def show(demo: Demo, mode: Literal["auto", "site", "live"] = "auto"):
 
 
 def glue(name: str, value: object) -> None:
-    """Make ``value`` available to the page's prose as ``{glue:md}`name```, computed at build time.
+    """Make ``value`` the number the prose shows as ``{eval}`name```, wherever the notebook is read.
 
-    Strings are glued as Markdown, so they appear inline without quotes. Outside the book build (where
-    ``myst_nb`` may not be installed) this does nothing: the notebook's own outputs show the numbers.
+    Two things happen:
+
+    * ``name`` is bound in the notebook's namespace to the text of ``value`` (``value`` itself if it is a
+      string, else ``str(value)``). JupyterLab with jupyterlab-myst (what Binder runs) evaluates
+      ``{eval}`name``` in the kernel when the Markdown cell runs, and shows that text. A name that the
+      notebook already uses for a variable of its own is refused (``ValueError``) rather than overwritten.
+    * During the book build, where ``myst_nb`` is installed, ``value`` is glued under ``name`` (strings as
+      Markdown, so that they appear inline without quotes); the site's ``{eval}`name``` role, and myst-nb's
+      ``{glue:text}`` from other pages, paste it.
+
+    Outside IPython and without ``myst_nb`` this does nothing.
     """
+    if not name.isidentifier():
+        raise ValueError(f"glue names are Python identifiers, got {name!r}")
+    text = value if isinstance(value, str) else str(value)
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        shell = None
+    else:
+        shell = get_ipython()
+    if shell is not None:
+        namespace = shell.user_ns
+        glued = namespace.setdefault("_rope_viz_glued", set())
+        if name in namespace and name not in glued:
+            raise ValueError(f"glue({name!r}, ...) would overwrite the notebook's variable {name!r}")
+        namespace[name] = text
+        glued.add(name)
     try:
         from myst_nb import glue as myst_glue
     except ImportError:

@@ -1,4 +1,9 @@
-"""The first cell of every chapter notebook: in Colab, install the course package and enable its widgets.
+"""The first cell of every chapter notebook: in Colab, install the course package.
+
+Colab shows third-party widgets only through its custom widget manager. The cell does not turn it on: the live
+figures are anywidgets, and anywidget (0.11) turns the manager on itself when the first widget is created in
+Colab (``anywidget.AnyWidget.__init__`` calls ``google.colab.output.enable_custom_widget_manager``), which
+``tests/test_reading_in_jupyter.py`` checks.
 
 The repository URL lives in one place, ``_config.yml`` (``repository.url``). This module renders the setup
 cell from it; ``python -m rope_viz.site.notebook_setup`` rewrites the cell in every notebook, and the test
@@ -14,15 +19,13 @@ from pathlib import Path
 SETUP_TAG = "colab-setup"
 
 _TEMPLATE = """\
-# Colab only: install the course package and turn on its widgets.
-# (Binder and local installs have both; the course site hides this cell.)
+# Colab only: install the course package with its figures.
+# (Binder and local installs have it; the course site hides this cell.)
 import sys
 
 if "google.colab" in sys.modules:
     %pip install --quiet "rope-viz[figures] @ git+{url}"
-    from google.colab import output
-
-    output.enable_custom_widget_manager()"""
+"""
 
 
 def repository_url(config_path: Path) -> str:
@@ -39,7 +42,7 @@ def repository_url(config_path: Path) -> str:
 
 def setup_cell_source(url: str) -> str:
     """Source of the setup cell for the repository at ``url``."""
-    return _TEMPLATE.format(url=url)
+    return _TEMPLATE.format(url=url).rstrip("\n")
 
 
 def setup_cell(url: str) -> dict:

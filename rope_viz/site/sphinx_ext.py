@@ -8,6 +8,9 @@
   figure scripts (:data:`FIGURE_ASSETS`) once per page, and only on pages that contain a figure.
 * Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
+* Reads the prose the way notebooks are written to be read in Jupyter too: ``{eval}`name``` shows the value
+  glued under ``name`` by the same notebook (:func:`rope_viz.display.glue`), and citation links become
+  bibliography citations (:mod:`rope_viz.site.citations`).
 
 Vendored files are copied into ``_static/rope_viz`` and ``_static/mathjax`` when the build finishes; they are
 deliberately not on ``html_static_path``, where Jupyter Book would link every script on every page.
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rope_viz.display import SITE_ENVIRONMENT_VARIABLE
+from rope_viz.site import citations
 
 STATIC_DIRECTORY = Path(__file__).parent / "static"
 FIGURE_MARKER = 'class="rope-viz-demo"'
@@ -144,8 +148,63 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
 
 
+def _eval_role() -> Any:
+    """Return the site's ``eval`` role: the value glued under that name by the same notebook, as Markdown.
+
+    In JupyterLab with jupyterlab-myst, ``{eval}`name``` shows the value of ``name`` in the kernel, which
+    :func:`rope_viz.display.glue` binds; on the site, where myst-nb would need its inline execution mode to
+    evaluate it, the role pastes the glued value instead, exactly as ``{glue:md}`name``` does.
+    """
+    from myst_nb.ext.glue.roles import PasteMarkdownRole
+
+    class GluedValueRole(PasteMarkdownRole):
+        def run(self):
+            if not self.text.isidentifier():
+                message = f"{{eval}} takes the name of a value glued in this notebook, not {self.text!r}"
+                return [], [self.document.reporter.warning(message, line=self.line)]
+            return super().run()
+
+    return GluedValueRole()
+
+
+def _on_source_read(app: Any, docname: str, source: list[str]) -> None:
+    """Turn citation links into bibliography citations (in notebooks, in Markdown cells only)."""
+    targets = _citation_targets(app)
+    text = source[0]
+    if str(app.env.doc2path(docname)).endswith(".ipynb"):
+        import json
+
+        notebook = json.loads(text)
+        changed = False
+        for cell in notebook.get("cells", []):
+            if cell.get("cell_type") != "markdown":
+                continue
+            markdown = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            rewritten = citations.links_to_roles(markdown, targets)
+            if rewritten != markdown:
+                cell["source"] = rewritten
+                changed = True
+        if changed:
+            source[0] = json.dumps(notebook, ensure_ascii=False)
+    else:
+        source[0] = citations.links_to_roles(text, targets)
+
+
+def _citation_targets(app: Any) -> dict[str, str]:
+    targets = getattr(app, "_rope_viz_citation_targets", None)
+    if targets is None:
+        targets = {}
+        for name in app.config.bibtex_bibfiles:
+            targets.update(citations.citation_targets(Path(app.srcdir) / name))
+        app._rope_viz_citation_targets = targets
+    return targets
+
+
 def setup(app: Any) -> dict[str, Any]:
-    """Register the extension's event handlers."""
+    """Register the extension's role and event handlers."""
+    # After myst-nb, whose own ``eval`` role needs a kernel running while the page is read.
+    app.add_role("eval", _eval_role(), override=True)
+    app.connect("source-read", _on_source_read)
     app.connect("config-inited", _on_config_inited)
     app.connect("env-get-outdated", _on_env_get_outdated)
     app.connect("html-page-context", _on_html_page_context)
