@@ -5,13 +5,19 @@ settings: each test states its own ``@settings``, so other test modules are unaf
 
 The reference helpers are written from the definitions, one pair at a time with :mod:`math`, and share no code
 with :mod:`rope_viz`.
+
+The ``browser`` fixture is the one chromium of the whole test session: Playwright's sync API allows one
+instance at a time, so every test that drives a browser (the site, KaTeX, live notebooks) shares it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -68,3 +74,20 @@ def as_complex(vector: np.ndarray, convention: str) -> np.ndarray:
     dim = vector.shape[-1]
     a, b = np.array(pair_indices(dim, convention)).T
     return vector[..., a] + 1j * vector[..., b]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Debian's chromium driven by Playwright. Missing chromium is a failure, never a skip."""
+    from rope_viz.site import local
+
+    if not Path(local.CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed; run ./dev.sh test, which installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=local.CHROMIUM, args=list(local.CHROMIUM_ARGS))
+        try:
+            yield instance
+        finally:
+            instance.close()

@@ -297,13 +297,7 @@ def test_formula_extraction():
     ]
 
 
-def test_every_formula_compiles_in_katex():
-    from rope_viz.site import local
-
-    if not Path(local.CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed; run ./dev.sh test, which installs it")
-    from playwright.sync_api import sync_playwright
-
+def test_every_formula_compiles_in_katex(browser):
     items = []
     for path in [*NOTEBOOKS, *BOOK_PAGES]:
         texts = _markdown(path) if path.suffix == ".ipynb" else [path.read_text(encoding="utf-8")]
@@ -312,26 +306,24 @@ def test_every_formula_compiles_in_katex():
                 {"where": path.name, "tex": tex, "display": display} for tex, display in formulas(markdown)
             ]
     assert len(items) > 200
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=local.CHROMIUM, args=list(local.CHROMIUM_ARGS))
-        try:
-            page = browser.new_page()
-            page.route("**/*", lambda route: route.abort())
-            page.set_content("<html><body></body></html>")
-            page.add_script_tag(content=KATEX.read_text(encoding="utf-8"))
-            errors = page.evaluate(
-                """items => items.flatMap(item => {
-                    try {
-                        katex.renderToString(item.tex, {displayMode: item.display, throwOnError: true});
-                        return [];
-                    } catch (error) {
-                        return [`${item.where}: ${item.tex}: ${error.message}`];
-                    }
-                })""",
-                items,
-            )
-        finally:
-            browser.close()
+    page = browser.new_page()
+    try:
+        page.route("**/*", lambda route: route.abort())
+        page.set_content("<html><body></body></html>")
+        page.add_script_tag(content=KATEX.read_text(encoding="utf-8"))
+        errors = page.evaluate(
+            """items => items.flatMap(item => {
+                try {
+                    katex.renderToString(item.tex, {displayMode: item.display, throwOnError: true});
+                    return [];
+                } catch (error) {
+                    return [`${item.where}: ${item.tex}: ${error.message}`];
+                }
+            })""",
+            items,
+        )
+    finally:
+        page.close()
     assert errors == []
 
 

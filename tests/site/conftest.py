@@ -51,18 +51,3 @@ def site_url(built_site: BuiltSite) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    """Debian's chromium driven by Playwright. Missing chromium is a failure, never a skip."""
-    if not Path(local.CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed; run ./dev.sh test, which installs it")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=local.CHROMIUM, args=list(local.CHROMIUM_ARGS))
-        try:
-            yield instance
-        finally:
-            instance.close()
