@@ -11,6 +11,8 @@
 const ANSWER_TIMEOUT_MS = 8000;
 /* States kept per figure view. */
 const KEPT_STATES = 256;
+/* Questions to the kernel on their way at once. */
+const MAX_QUESTIONS = 3;
 
 function figureLibrary() {
   const registry = (globalThis.__ropeVizLibrary ??= {});
@@ -62,8 +64,13 @@ function keepSliderKeys() {
   );
 }
 
-/* The same markup as the site's figures (rope_viz.figures.static.SiteFigure.to_html). */
-function figureMarkup(model) {
+/* What a figure's views share, per widget model: the states already seen and where the sliders are. A
+   notebook that draws a cell again (JupyterLab redraws cells scrolled far out of view) or shows the widget
+   twice then starts from there, not from the first state. */
+const memory = (globalThis.__ropeVizLiveMemory ??= new WeakMap());
+
+/* The same markup as the site's figures (rope_viz.figures.static.SiteFigure.to_html), sliders at `start`. */
+function figureMarkup(model, start) {
   const ident = `rope-viz-live-${++figureCount}`;
   const title = model.get("title");
   const root = element("figure", { class: "rope-viz-demo rope-viz-live", id: ident, "aria-label": title });
@@ -72,13 +79,13 @@ function figureMarkup(model) {
   const controls = element("div", { class: "rope-viz-controls" });
   model.get("controls").forEach((control, k) => {
     const inputId = `${ident}-${control.name}`;
-    const text = control.texts[control.default];
+    const text = control.texts[start[k]];
     const row = element("div", { class: "rope-viz-control" });
     row.append(
       element("label", { for: inputId }, control.label),
       element("input", {
         type: "range", id: inputId, "data-control": String(k), min: "0", max: String(control.texts.length - 1),
-        step: "1", value: String(control.default), "aria-valuetext": text,
+        step: "1", value: String(start[k]), "aria-valuetext": text,
       }),
       element("output", { for: inputId }, text),
     );
@@ -95,11 +102,16 @@ function figureMarkup(model) {
 
 function render({ model, el }) {
   keepSliderKeys();
-  const root = figureMarkup(model);
+  const controls = model.get("controls");
+  if (!memory.has(model)) {
+    memory.set(model, { kept: new Map(), indices: controls.map((control) => control.default) });
+  }
+  const remembered = memory.get(model);
+  const start = remembered.indices;
+  const root = figureMarkup(model, controls.map((control) => control.default));
   el.append(root);
   const status = root.querySelector(".rope-viz-status");
-  const controls = model.get("controls");
-  const kept = new Map();
+  const kept = remembered.kept;
   const waiting = new Map();
   let handle = null;
   let alive = true;
@@ -119,10 +131,13 @@ function render({ model, el }) {
     if (message.type === "state") {
       keep(message.key, message.state);
       status.textContent = "";
-      const callbacks = waiting.get(message.key);
-      if (callbacks) {
+      delete root.dataset.stale;
+      const entry = waiting.get(message.key);
+      if (entry) {
         waiting.delete(message.key);
-        callbacks.forEach((callback) => callback.resolve(message.state));
+        clearTimeout(entry.timer);
+        entry.callbacks.forEach((callback) => callback.resolve(message.state));
+        askNeighbours();
       } else if (message.pushed && handle) {
         handle.show(message.key, message.state);
       }
@@ -139,13 +154,64 @@ function render({ model, el }) {
   }
   model.on("change:state", onState);
 
+  /* Ask the kernel for a state unless it is here or on its way. Up to MAX_QUESTIONS may be on their way at
+     once, so that a move made while the kernel answers an earlier one is asked for at once, not after. */
+  function ask(indices, current, force) {
+    const key = indices.join(",");
+    if (kept.has(key) || waiting.has(key)) {
+      return key;
+    }
+    if (!force && waiting.size >= MAX_QUESTIONS) {
+      return null;
+    }
+    const entry = { callbacks: [] };
+    entry.timer = setTimeout(() => {
+      status.textContent =
+        "The kernel is not answering: run this cell again (or restart the kernel) to move the figure.";
+      root.dataset.stale = "true";
+      waiting.delete(key);
+      entry.callbacks.forEach((callback) => callback.reject(new Error("no answer from the kernel")));
+    }, ANSWER_TIMEOUT_MS);
+    waiting.set(key, entry);
+    model.send({ type: "state", key, indices, current });
+    return key;
+  }
+
+  function sliderIndices() {
+    return Array.from(root.querySelectorAll("input[type=range]"), (input) => Number(input.value));
+  }
+
+  /* A move asks at once, before the drawing code gets to it (see ask). */
+  root.addEventListener("input", () => ask(sliderIndices(), true, false));
+
+  /* With a slider focused and no pointer on it, the states one key press away are asked for ahead. */
+  let pointerDown = false;
+  root.addEventListener("pointerdown", () => { pointerDown = true; });
+  window.addEventListener("pointerup", () => { pointerDown = false; });
+  function askNeighbours() {
+    const focused = document.activeElement;
+    if (pointerDown || !root.contains(focused) || focused.type !== "range") {
+      return;
+    }
+    const k = Number(focused.dataset.control);
+    const here = sliderIndices();
+    [-1, 1].forEach((step) => {
+      const near = here.slice();
+      near[k] += step;
+      if (near[k] >= 0 && near[k] <= Number(focused.max)) {
+        ask(near, false, false);
+      }
+    });
+  }
+  root.addEventListener("focusin", askNeighbours);
+
   const source = {
     figure: structuredClone(model.get("figure")),
     texts: controls.map((control) => control.texts),
     key: (indices) => indices.join(","),
     state(indices, options) {
-      const key = this.key(indices);
       const current = !(options && options.peek);
+      const key = ask(indices, current, true);
       if (kept.has(key)) {
         if (current) {
           model.send({ type: "position", indices });
@@ -153,32 +219,22 @@ function render({ model, el }) {
         return kept.get(key);
       }
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          status.textContent =
-            "The kernel is not answering: run this cell again (or restart the kernel) to move the figure.";
-          root.dataset.stale = "true";
-          const callbacks = waiting.get(key) || [];
-          waiting.delete(key);
-          callbacks.forEach((callback) => callback.reject(new Error("no answer from the kernel")));
-        }, ANSWER_TIMEOUT_MS);
-        const callbacks = waiting.get(key) || [];
-        callbacks.push({
-          resolve: (state) => { clearTimeout(timer); resolve(state); },
-          reject: (error) => { clearTimeout(timer); reject(error); },
-        });
-        if (callbacks.length === 1) {
-          model.send({ type: "state", key, indices, current });
-        }
-        waiting.set(key, callbacks);
+        waiting.get(key).callbacks.push({ resolve, reject });
       });
     },
   };
   keep(source.key(controls.map((control) => control.default)), model.get("state"));
+  root.addEventListener("rope-viz:rendered", () => {
+    remembered.indices = sliderIndices();
+  });
 
   figureLibrary()
     .then((figures) => (alive ? figures.attach(root, source) : null))
     .then((attached) => {
       handle = attached;
+      if (handle && start.some((index, k) => index !== controls[k].default)) {
+        handle.setIndices(start);
+      }
     })
     .catch((error) => {
       status.textContent = `This figure could not be drawn: ${error && error.message ? error.message : error}`;
