@@ -34,8 +34,9 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
     output = tmp_path_factory.mktemp("site")
     result = local.build(ROOT, output)
     log = result.stdout + result.stderr
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)  # screenshots of pages that no longer exist must not linger
-    ARTIFACTS.mkdir()
+    # Screenshots of pages that no longer exist must not linger; other suites' artifacts (live/) stay.
+    shutil.rmtree(ARTIFACTS / "screenshots", ignore_errors=True)
+    ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "build.log").write_text(log, encoding="utf-8")
     return BuiltSite(html=output / "_build" / "html", returncode=result.returncode, log=log)
 
