@@ -1,7 +1,8 @@
 """Citations written as Markdown links: every notebook front end reads them, the site makes them citations.
 
 A chapter cites a work with a link whose text is the author-year label and whose target is the work's ``url``
-in ``book/references.bib`` (or ``#key`` for an entry without one)::
+in ``book/references.bib`` (or its entry in the bibliography page, ``../book/references.md#key``, for an entry
+without one)::
 
     ([Su et al., 2024](https://arxiv.org/abs/2104.09864))     parenthetical, one or more works joined by "; "
     [Su et al. (2024)](https://arxiv.org/abs/2104.09864)      textual
@@ -42,26 +43,35 @@ class Citation:
     source: str
 
 
+#: Where an entry without a ``url`` points: its place in the bibliography page, from a chapter
+#: (``notebooks/``) and from a page beside it (``book/``). A bare ``#key`` would make jupyterlab-myst look for
+#: a target in the notebook itself and log an error for each one.
+BIBLIOGRAPHY_PAGES = ("../book/references.md", "references.md")
+
+
 def citation_targets(bib_path: Path) -> dict[str, str]:
-    """Map the link target of every entry of ``bib_path`` to its key: the entry's ``url``, or ``#key``."""
+    """Map the link targets of every entry of ``bib_path`` to its key.
+
+    An entry's target is its ``url``; an entry without one is reached at ``<page>#key`` for each page of
+    :data:`BIBLIOGRAPHY_PAGES`.
+    """
     targets: dict[str, str] = {}
     for match in _ENTRY.finditer(Path(bib_path).read_text(encoding="utf-8")):
         key = match.group("key")
         url = _URL_FIELD.search(match.group("body"))
-        target = url.group("url").strip() if url else f"#{key}"
-        if target in targets:
-            raise ValueError(f"{bib_path}: {key} and {targets[target]} share the link target {target}")
-        targets[target] = key
-        targets.setdefault(f"#{key}", key)
+        for target in [url.group("url").strip()] if url else [f"{page}#{key}" for page in BIBLIOGRAPHY_PAGES]:
+            if target in targets:
+                raise ValueError(f"{bib_path}: {key} and {targets[target]} share the link target {target}")
+            targets[target] = key
     return targets
 
 
-def link_target(bib_path: Path, key: str) -> str:
-    """Return the link target that a citation of ``key`` uses."""
+def link_target(bib_path: Path, key: str, page: str = BIBLIOGRAPHY_PAGES[0]) -> str:
+    """Return the link target of a citation of ``key`` in a chapter (or, with ``page``, in a book page)."""
     for target, entry in citation_targets(bib_path).items():
-        if entry == key and not target.startswith("#"):
+        if entry == key and not target.endswith(f"#{key}"):
             return target
-    return f"#{key}"
+    return f"{page}#{key}"
 
 
 def _outside_code(text: str, rewrite) -> str:

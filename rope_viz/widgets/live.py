@@ -33,12 +33,12 @@ from rope_viz.demos.base import Control, Demo, View
 from rope_viz.figures.live_states import LiveStates
 from rope_viz.widgets.library import FigureLibrary, figure_library
 
-#: Steps of a live slider on a linear scale (plus the site's values).
-LINEAR_STEPS = 1000
+#: Steps of a live slider on a linear scale (plus the site's values): an arrow key moves it by 0.5 %.
+LINEAR_STEPS = 200
 #: Steps per factor of ten of a live slider on a log scale.
 LOG_STEPS_PER_DECADE = 100
 #: An integer control whose range holds at most this many whole numbers steps through every one of them.
-MAX_INTEGER_STEPS = 2000
+MAX_INTEGER_STEPS = 500
 
 
 def live_values(control: Control) -> tuple[float, ...]:
