@@ -227,7 +227,6 @@
 
     function draw(entry) {
       readout.textContent = entry.state.r;
-      reserveReadout(entry.state.r);
       if (direct && applyDirectly(entry.state)) {
         finish(entry, "direct");
         scheduleCommit(commitDelay());
@@ -310,13 +309,17 @@
       tallestShown = tallest;
       root.dataset.reserved = "true";
     }
-    function reserveReadout() {
-      if (source.longestReadouts || reservedWidth === null) { return; }
-      var height = readout.getBoundingClientRect().height;
-      if (height > tallestShown) {
-        tallestShown = height;
-        readout.style.minHeight = height + "px";
-      }
+    /* A source without a list of readouts: the readout keeps the tallest height it has had, measured by a
+       ResizeObserver after the browser's own layout (measuring at each step would force a layout of the
+       whole page, which in JupyterLab is large). */
+    if (!source.longestReadouts && window.ResizeObserver) {
+      new ResizeObserver(function (entries) {
+        var height = entries[entries.length - 1].target.getBoundingClientRect().height;
+        if (reservedWidth !== null && height > tallestShown) {
+          tallestShown = height;
+          readout.style.minHeight = height + "px";
+        }
+      }).observe(readout);
     }
     window.addEventListener("resize", function () { later(reserveSpace); });
 
