@@ -185,3 +185,28 @@ def test_one_library_per_kernel_carries_plotly_and_the_figure_scripts():
         widget = live_widget(cls())
         size = len(json.dumps(widget.get_state(), default=str))
         assert size < 200_000, f"{cls.__name__}: {size:,} bytes"
+
+
+def test_widget_answers_a_question_about_the_states_along_a_slider(demo, monkeypatch):
+    widget = live_widget(demo)
+    sent = Sent(widget, monkeypatch)
+    k = max(range(len(widget.grids)), key=lambda j: len(widget.grids[j]))
+    base = list(widget._indices)
+    before = widget.values()
+    question = {"type": "states", "indices": base, "slider": k, "from": base[k] - 3, "to": base[k] + 40}
+    widget._on_message(widget, question, [])
+    (message,) = sent.messages
+    assert message["type"] == "states"
+    entries = message["entries"]
+    assert 1 <= len(entries) <= 16
+    reach = [int(key.split(",")[k]) for key, _ in entries]
+    # nearest to the thumb first, within the asked range and the grid
+    assert [abs(index - base[k]) for index in reach] == sorted(abs(index - base[k]) for index in reach)
+    assert all(max(0, base[k] - 3) <= index <= min(len(widget.grids[k]) - 1, base[k] + 40) for index in reach)
+    for key, state in entries[:3]:
+        indices = [int(part) for part in key.split(",")]
+        values = {c.name: g[i] for c, g, i in zip(demo.controls, widget.grids, indices, strict=True)}
+        assert state == LiveStates(demo).encode(demo.view(**values))
+    assert widget.values() == before  # asked ahead: the sliders have not moved
+    with pytest.raises(ValueError, match="whole numbers"):
+        widget._on_message(widget, {**question, "slider": "x"}, [])

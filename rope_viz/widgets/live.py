@@ -12,7 +12,10 @@ through :func:`live_values` (the site's values included).
 
 Messages from the browser: ``{"type": "state", "key", "indices", "current"}`` asks for the state at those
 slider indices (``current``: the sliders are there now), ``{"type": "position", "indices"}`` says the sliders
-moved to a state the browser already holds. Messages to the browser: ``{"type": "state", "key", "state"}``
+moved to a state the browser already holds, and ``{"type": "states", "indices", "slider", "from", "to"}``
+asks, during a drag, for the states along one slider ahead of the pointer (answered with ``{"type":
+"states", "entries": [[key, state], ...]}``, at most :data:`MAX_STATES_AHEAD` of them, computed within
+:data:`STATES_AHEAD_SECONDS`). Messages to the browser: ``{"type": "state", "key", "state"}``
 (with ``"pushed": true`` when the kernel moved the sliders itself) and ``{"type": "indices", "indices"}``. A
 view the kernel shows without sliders (:meth:`LiveFigure.show_view`) changes the widget's ``state`` instead.
 """
@@ -39,6 +42,10 @@ LINEAR_STEPS = 200
 LOG_STEPS_PER_DECADE = 100
 #: An integer control whose range holds at most this many whole numbers steps through every one of them.
 MAX_INTEGER_STEPS = 500
+#: States the kernel computes for one question about the states along a slider (``"states"``) ...
+MAX_STATES_AHEAD = 16
+#: ... and for at most this long, so that a question about the state under the pointer never waits long.
+STATES_AHEAD_SECONDS = 0.04
 
 
 def live_values(control: Control) -> tuple[float, ...]:
@@ -86,8 +93,6 @@ class LiveFigure(anywidget.AnyWidget):
     demo : Demo
     grids : list of tuple of float
         The values each slider steps through (:func:`live_values`).
-    last_view : View
-        The view the figure shows now.
     last_update_seconds : float
         Kernel time of the latest state (the demo's view plus its preparation), in seconds.
 
@@ -109,9 +114,9 @@ class LiveFigure(anywidget.AnyWidget):
             grid.index(float(control.default))
             for control, grid in zip(demo.controls, self.grids, strict=True)
         ]
-        self.last_view = demo.view(**self.values())
+        self._last_view = demo.view(**self.values())
         self.last_update_seconds = 0.0
-        initial = self._states.encode(self.last_view)
+        initial = self._states.encode(self._last_view)
         controls = [
             {
                 "name": control.name,
@@ -127,10 +132,17 @@ class LiveFigure(anywidget.AnyWidget):
             figure=self._states.figure,
             controls=controls if sliders else [],
             state=initial,
-            readout=self.last_view.readout,
+            readout=self._last_view.readout,
         )
         self._sliders = sliders
         self.on_msg(self._on_message)
+
+    @property
+    def last_view(self) -> View:
+        """The view the figure shows now."""
+        if self._last_view is None:
+            self._last_view = self.demo.view(**self.values())
+        return self._last_view
 
     def values(self) -> dict[str, float]:
         """Return the current value of every slider, by control name."""
@@ -161,7 +173,7 @@ class LiveFigure(anywidget.AnyWidget):
         """
         started = time.perf_counter()
         state = self._states.encode(view)
-        self.last_view = view
+        self._last_view = view
         self.last_update_seconds = time.perf_counter() - started
         self.readout = view.readout
         self.state = state
@@ -177,9 +189,25 @@ class LiveFigure(anywidget.AnyWidget):
         state = self._states.encode(view)
         if current:
             self._indices = list(indices)
-            self.last_view = view
+            self._last_view = view
             self.last_update_seconds = time.perf_counter() - started
         return ",".join(str(index) for index in indices), state
+
+    def _states_along(self, content: dict[str, Any]) -> list[list[Any]]:
+        """Return the states at ``indices`` with slider ``slider`` at ``from`` .. ``to``, nearest first."""
+        base = self._valid_indices(content.get("indices"))
+        slider, low, high = (content.get(name) for name in ("slider", "from", "to"))
+        if not all(isinstance(value, int) for value in (slider, low, high)) or not 0 <= slider < len(base):
+            raise ValueError(f"a question about states along a slider needs whole numbers, got {content!r}")
+        low, high = max(0, low), min(len(self.grids[slider]) - 1, high, low + MAX_STATES_AHEAD - 1)
+        started = time.perf_counter()
+        entries = []
+        for index in sorted(range(low, high + 1), key=lambda index: abs(index - base[slider])):
+            indices = [*base[:slider], index, *base[slider + 1 :]]
+            entries.append(list(self._state_at(indices, current=False)))
+            if time.perf_counter() - started > STATES_AHEAD_SECONDS:
+                break
+        return entries
 
     def _valid_indices(self, indices: Any) -> list[int]:
         if not isinstance(indices, list) or len(indices) != len(self.grids):
@@ -197,10 +225,12 @@ class LiveFigure(anywidget.AnyWidget):
             indices = self._valid_indices(content.get("indices"))
             key, state = self._state_at(indices, current=bool(content.get("current", True)))
             self.send({"type": "state", "key": key, "state": state})
+        elif kind == "states":
+            self.send({"type": "states", "entries": self._states_along(content)})
         elif kind == "position":
             indices = self._valid_indices(content.get("indices"))
             if indices != self._indices:
-                self._state_at(indices, current=True)
+                self._indices, self._last_view = indices, None  # the view is computed when asked for
 
 
 def live_widget(demo: Demo) -> LiveFigure:

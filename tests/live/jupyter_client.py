@@ -932,8 +932,12 @@ _HELPERS_SCRIPT = """
     if (!root) return null;
     const svgs = root.querySelectorAll(`${plotSelector} svg.main-svg`);
     let hash = 2166136261;
-    for (const svg of svgs) {
-      const text = svg.innerHTML;
+    // The figure script paints heatmap cells, changing tick labels and marker clouds on canvas layers
+    // inside the SVG: their pixels are part of what the figure shows.
+    const canvases = [...root.querySelectorAll(`${plotSelector} canvas`)].map(canvas => {
+      try { return canvas.toDataURL(); } catch (error) { return ''; }
+    });
+    for (const text of [...[...svgs].map(svg => svg.innerHTML), ...canvases]) {
       for (let i = 0; i < text.length; i++) { hash ^= text.charCodeAt(i); hash = Math.imul(hash, 16777619); }
     }
     return `${(hash >>> 0).toString(16)}:${svgs.length}`;
@@ -1028,10 +1032,7 @@ _RECORDER_SCRIPT = """
     pending.push(step);
     record.lastInput = event.timeStamp;
   };
-  const onRendered = () => { record.renders += 1; };
-  for (const type of events) slider.addEventListener(type, onInput, true);
-  root.addEventListener('rope-viz:rendered', onRendered);
-  const observer = new MutationObserver(() => {
+  const changed = () => {
     const now = performance.now();
     record.mutations += 1;
     record.lastMutation = now;
@@ -1042,7 +1043,13 @@ _RECORDER_SCRIPT = """
       for (const step of batch) step.painted = painted;
       record.lastPaint = painted;
     });
-  });
+  };
+  // A step drawn on the canvas layers changes no element: the figure script's event after each drawing
+  // counts as the figure's change too.
+  const onRendered = () => { record.renders += 1; changed(); };
+  for (const type of events) slider.addEventListener(type, onInput, true);
+  root.addEventListener('rope-viz:rendered', onRendered);
+  const observer = new MutationObserver(changed);
   observer.observe(plot, {subtree: true, attributes: true, childList: true, characterData: true});
   live.recorder = {
     record,
@@ -1179,7 +1186,7 @@ class Gesture:
 
     @property
     def figure_changed(self) -> bool:
-        """The plot's SVG changed (fingerprint of ``svg.main-svg`` markup)."""
+        """The plot changed: the markup of its ``svg.main-svg`` or the pixels of its canvas layers."""
         return self.before["fingerprint"] != self.after["fingerprint"]
 
     @property

@@ -16,6 +16,11 @@
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
   /* A slider that rests this long has settled: Plotly then draws its state (see commit below). */
   var COMMIT_DELAY_MS = 250;
+  /* A figure whose last Plotly drawing took longer than SLOW_DRAWING_MS (a large heatmap on a slow
+     machine: up to a second) waits SLOW_COMMIT_DELAY_MS instead: its redraw blocks the page while it runs,
+     so it must not fall between a key press and the drag that follows. */
+  var SLOW_DRAWING_MS = 80;
+  var SLOW_COMMIT_DELAY_MS = 2000;
 
   /* The site's theme (pydata-sphinx-theme) or JupyterLab's. */
   function isDark() {
@@ -167,11 +172,14 @@
       root.dispatchEvent(new CustomEvent("rope-viz:rendered", { detail: { state: entry.key, path: path } }));
     }
 
+    var drawingMs = 0;  // how long Plotly's latest drawing of this figure took
     function drawWithPlotly(entry) {
       busy = true;
       committed = entry;
       var layout = Object.assign({}, entry.state.l);
+      var started = performance.now();
       return Plotly.update(plot, dataUpdate(entry.state), layout, traceIndices).then(function () {
+        drawingMs = performance.now() - started;
         busy = false;
         root.dataset.committed = entry.key;
       });
@@ -185,7 +193,8 @@
     /* data-commit-delay overrides the delay, and a "rope-viz:commit" event commits at once (for tests). */
     function commitDelay() {
       var delay = Number(root.dataset.commitDelay);
-      return isFinite(delay) && root.dataset.commitDelay ? delay : COMMIT_DELAY_MS;
+      if (isFinite(delay) && root.dataset.commitDelay) { return delay; }
+      return drawingMs > SLOW_DRAWING_MS ? SLOW_COMMIT_DELAY_MS : COMMIT_DELAY_MS;
     }
     root.addEventListener("rope-viz:commit", function () { scheduleCommit(0); });
 
@@ -364,7 +373,9 @@
 
     var start = indices();
     var initial = Promise.resolve(source.state(start));
+    var plotted = performance.now();
     return Promise.all([initial, Plotly.newPlot(plot, figure.data, figure.layout, config)]).then(function (results) {
+      drawingMs = performance.now() - plotted;
       committed = { key: source.key(start), state: results[0] };
       shown = committed;
       plot.on("plotly_afterplot", afterPlot);

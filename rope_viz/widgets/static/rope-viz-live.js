@@ -13,6 +13,12 @@ const ANSWER_TIMEOUT_MS = 8000;
 const KEPT_STATES = 256;
 /* Questions to the kernel on their way at once. */
 const MAX_QUESTIONS = 3;
+/* Moves drawn from states already here are told to the kernel this long after the last one. */
+const POSITION_DELAY_MS = 150;
+/* A drag asks ahead for the states along its slider, this many at a time, ... */
+const AHEAD = 16;
+/* ... as soon as fewer than this many known states lie ahead of the pointer. */
+const AHEAD_MARGIN = 6;
 
 function figureLibrary() {
   const registry = (globalThis.__ropeVizLibrary ??= {});
@@ -124,19 +130,29 @@ function render({ model, el }) {
     }
   }
 
+  function answered(key, state) {
+    keep(key, state);
+    status.textContent = "";
+    delete root.dataset.stale;
+    const entry = waiting.get(key);
+    if (!entry) {
+      return false;
+    }
+    waiting.delete(key);
+    clearTimeout(entry.timer);
+    entry.callbacks.forEach((callback) => callback.resolve(state));
+    return true;
+  }
+
   function onMessage(message) {
     if (!message || !alive) {
       return;
     }
-    if (message.type === "state") {
-      keep(message.key, message.state);
-      status.textContent = "";
-      delete root.dataset.stale;
-      const entry = waiting.get(message.key);
-      if (entry) {
-        waiting.delete(message.key);
-        clearTimeout(entry.timer);
-        entry.callbacks.forEach((callback) => callback.resolve(message.state));
+    if (message.type === "states") {
+      aheadInFlight = false;
+      message.entries.forEach(([key, state]) => answered(key, state));
+    } else if (message.type === "state") {
+      if (answered(message.key, message.state)) {
         askNeighbours();
       } else if (message.pushed && handle) {
         handle.show(message.key, message.state);
@@ -173,21 +189,87 @@ function render({ model, el }) {
       entry.callbacks.forEach((callback) => callback.reject(new Error("no answer from the kernel")));
     }, ANSWER_TIMEOUT_MS);
     waiting.set(key, entry);
+    if (current) {
+      clearTimeout(positionTimer);
+    }
     model.send({ type: "state", key, indices, current });
     return key;
+  }
+
+  /* The kernel learns where the sliders are from its questions; after moves drawn from states already
+     here, it is told once they rest (every message costs the page a kernel busy/idle round). */
+  let positionTimer = null;
+  function tellPosition(indices) {
+    clearTimeout(positionTimer);
+    positionTimer = setTimeout(() => model.send({ type: "position", indices }), POSITION_DELAY_MS);
   }
 
   function sliderIndices() {
     return Array.from(root.querySelectorAll("input[type=range]"), (input) => Number(input.value));
   }
 
+  /* While the pointer drags slider k, the kernel is asked for the states along it ahead of the pointer
+     (AHEAD at a time, in the direction of the drag), so that most steps of a drag are drawn from states
+     already here. One such question is on its way at a time, and always after the question about the
+     state under the pointer, which the kernel therefore answers first. */
+  let aheadInFlight = false;
+  let lastIndex = null;
+  function askAhead(k, direction) {
+    if (aheadInFlight) {
+      return;
+    }
+    const here = sliderIndices();
+    const top = Number(root.querySelectorAll("input[type=range]")[k].max);
+    const known = (index) => {
+      const near = here.slice();
+      near[k] = index;
+      return kept.has(near.join(",")) || waiting.has(near.join(","));
+    };
+    let next = here[k] + direction;
+    while (next >= 0 && next <= top && known(next) && Math.abs(next - here[k]) < AHEAD_MARGIN) {
+      next += direction;
+    }
+    if (Math.abs(next - here[k]) >= AHEAD_MARGIN || next < 0 || next > top) {
+      return;
+    }
+    let from = direction > 0 ? next : next - AHEAD + 1;
+    let to = direction > 0 ? next + AHEAD - 1 : next;
+    from = Math.max(0, from);
+    to = Math.min(top, to);
+    while (from <= to && known(from)) { from += 1; }
+    while (to >= from && known(to)) { to -= 1; }
+    if (from > to) {
+      return;
+    }
+    aheadInFlight = true;
+    setTimeout(() => { aheadInFlight = false; }, ANSWER_TIMEOUT_MS);
+    model.send({ type: "states", indices: here, slider: k, from, to });
+  }
+
   /* A move asks at once, before the drawing code gets to it (see ask). */
-  root.addEventListener("input", () => ask(sliderIndices(), true, false));
+  root.addEventListener("input", (event) => {
+    const indices = sliderIndices();
+    ask(indices, true, false);
+    if (pointerDown && event.target.type === "range") {
+      const k = Number(event.target.dataset.control);
+      const direction = lastIndex === null ? 0 : Math.sign(indices[k] - lastIndex);
+      lastIndex = indices[k];
+      if (direction !== 0) {
+        askAhead(k, direction);
+      }
+    }
+  });
 
   /* With a slider focused and no pointer on it, the states one key press away are asked for ahead. */
   let pointerDown = false;
-  root.addEventListener("pointerdown", () => { pointerDown = true; });
-  window.addEventListener("pointerup", () => { pointerDown = false; });
+  root.addEventListener("pointerdown", (event) => {
+    pointerDown = true;
+    if (event.target.type === "range") {
+      const k = Number(event.target.dataset.control);
+      lastIndex = sliderIndices()[k];
+    }
+  });
+  window.addEventListener("pointerup", () => { pointerDown = false; lastIndex = null; });
   function askNeighbours() {
     const focused = document.activeElement;
     if (pointerDown || !root.contains(focused) || focused.type !== "range") {
@@ -214,7 +296,7 @@ function render({ model, el }) {
       const key = ask(indices, current, true);
       if (kept.has(key)) {
         if (current) {
-          model.send({ type: "position", indices });
+          tellPosition(indices);
         }
         return kept.get(key);
       }
