@@ -153,7 +153,10 @@ def main() -> None:
     parser.add_argument(
         "--legacy",
         action="store_true",
-        help="TEMPORARY: also accept the old ipywidgets sliders (until the new live front end lands)",
+        help="measure the ipywidgets front end of an earlier commit (with --venv and --notebooks from it)",
+    )
+    parser.add_argument(
+        "--notebooks", type=Path, default=ROOT / "notebooks", help="folder of the chapters to run"
     )
     parser.add_argument(
         "--json", type=Path, help="raw results (default benchmarks/results/live-FRONTEND.json)"
@@ -165,16 +168,14 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
-    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    notebooks = sorted(args.notebooks.glob("*.ipynb"))
     if args.chapters:
         notebooks = [path for path in notebooks if path.name.startswith(tuple(args.chapters))]
     results: dict[str, dict[str, Any]] = {}
     start = time.monotonic()
     settings = {"@jupyter-widgets/jupyterlab-manager/plugin": {"saveState": True}}
     with (
-        jupyter_client.running_server(
-            args.venv, args.frontend, ROOT / "notebooks", settings=settings
-        ) as server,
+        jupyter_client.running_server(args.venv, args.frontend, args.notebooks, settings=settings) as server,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=local.CHROMIUM, args=list(local.CHROMIUM_ARGS))
