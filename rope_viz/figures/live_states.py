@@ -25,7 +25,14 @@ import re
 from typing import Any
 
 from rope_viz.demos.base import Demo, View
-from rope_viz.figures.static import _axis_name, _data_range, _is_empty, _one_missing_point, _plain
+from rope_viz.figures.static import (
+    _axis_name,
+    _data_range,
+    _is_empty,
+    _one_missing_point,
+    _plain,
+    left_to_autorange,
+)
 from rope_viz.figures.ticks import axis_ticks, linear_ticks
 
 _AXIS_NAME = re.compile(r"[xy]axis\d*")
@@ -69,14 +76,7 @@ class LiveStates:
                     if _axis_name(trace.get(f"{letter}axis", letter)) == name
                 ]
                 types = {self._traces[k].get("type", "scatter") for k in on_axis}
-                if (
-                    "range" in spec
-                    or spec.get("autorange") not in (None, True, "reversed")
-                    or spec.get("scaleanchor")
-                    or spec.get("matches")
-                    or not types <= {"scatter", "heatmap"}
-                    or f"{name}.range" in default.layout
-                ):
+                if not left_to_autorange(spec, types) or f"{name}.range" in default.layout:
                     continue
                 axes.append((name, letter, on_axis, "heatmap" in types, spec.get("autorange") == "reversed"))
         return axes

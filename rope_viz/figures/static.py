@@ -95,14 +95,7 @@ def _with_fixed_autoranges(figure: dict[str, Any], views: list[View], default: i
                 k for k, trace in enumerate(traces) if _axis_name(trace.get(f"{letter}axis", letter)) == name
             ]
             types = {traces[k].get("type", "scatter") for k in on_axis}
-            if (
-                "range" in spec
-                or spec.get("autorange") not in (None, True, "reversed")
-                or spec.get("scaleanchor")
-                or spec.get("matches")
-                or not types <= {"scatter", "heatmap"}
-                or any(f"{name}.range" in view.layout for view in views)
-            ):
+            if not left_to_autorange(spec, types) or any(f"{name}.range" in view.layout for view in views):
                 continue
             ranges = [_data_range(traces, view, on_axis, letter, spec, "heatmap" in types) for view in views]
             if any(r is None for r in ranges):
@@ -125,6 +118,21 @@ def _with_fixed_autoranges(figure: dict[str, Any], views: list[View], default: i
             ]
             layout.setdefault(name, {}).update({"range": ranges[default], "autorange": False})
     return out
+
+
+def left_to_autorange(spec: dict[str, Any], trace_types: set[str]) -> bool:
+    """Whether Plotly autoranges an axis whose range a front end can write out for it.
+
+    That is an axis with no ``range`` of its own, autorange on (or reversed), not tied to another axis
+    (``scaleanchor``, ``matches``), and carrying only scatter and heatmap traces.
+    """
+    return not (
+        "range" in spec
+        or spec.get("autorange") not in (None, True, "reversed")
+        or spec.get("scaleanchor")
+        or spec.get("matches")
+        or not trace_types <= {"scatter", "heatmap"}
+    )
 
 
 def _with_a_point_in_every_state(figure: dict[str, Any], views: list[View], default: int) -> list[View]:

@@ -22,6 +22,8 @@ import re
 import sys
 from pathlib import Path
 
+from rope_viz.site.notebook_setup import write_notebook
+
 #: Key of the Markdown cell metadata that jupyterlab-myst reads and writes.
 METADATA_KEY = "user_expressions"
 #: An inline expression of MyST: ``{eval}`expression```.
@@ -99,11 +101,7 @@ def write_numbers(notebook_path: Path, numbers: dict[str, list[dict]]) -> bool:
             metadata[METADATA_KEY] = due
         else:
             metadata.pop(METADATA_KEY, None)
-    new_text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
-    if new_text == text:
-        return False
-    Path(notebook_path).write_text(new_text, encoding="utf-8")
-    return True
+    return write_notebook(notebook_path, notebook, text)
 
 
 def main(root: Path = Path()) -> int:

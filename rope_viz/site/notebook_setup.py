@@ -67,6 +67,14 @@ def sync(notebook_path: Path, url: str) -> bool:
         cells[0] = cell
     else:
         cells.insert(0, cell)
+    return write_notebook(notebook_path, notebook, text)
+
+
+def write_notebook(notebook_path: Path, notebook: dict, text: str) -> bool:
+    """Write ``notebook`` as the repository formats notebooks, unless that is ``text`` already.
+
+    Returns whether the file changed.
+    """
     new_text = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
     if new_text == text:
         return False
