@@ -45,7 +45,7 @@ MAX_INTEGER_STEPS = 500
 #: States the kernel computes for one question about the states along a slider (``"states"``) ...
 MAX_STATES_AHEAD = 16
 #: ... and for at most this long, so that a question about the state under the pointer never waits long.
-STATES_AHEAD_SECONDS = 0.04
+STATES_AHEAD_SECONDS = 0.025
 
 
 def live_values(control: Control) -> tuple[float, ...]:

@@ -666,7 +666,8 @@ def watch_page(page: Any) -> PageLog:
 
     def on_page_error(error: Any) -> None:
         stack = (getattr(error, "stack", "") or "").splitlines()
-        where = next((line.strip() for line in stack if line.strip().startswith("at ")), "")
+        # The first three frames: the first alone is often a built-in (``Object.keys``).
+        where = " < ".join([line.strip() for line in stack if line.strip().startswith("at ")][:3])
         log.console.append(ConsoleEntry("pageerror", str(error), where))
 
     page.on("pageerror", on_page_error)

@@ -1114,7 +1114,8 @@
     }
 
     function readPendingDrawing() {
-      if (drawing) {
+      // A plot purged meanwhile (a live figure's view was removed) has nothing left to read.
+      if (drawing && plot._fullLayout) {
         readDrawing(drawing.updates, drawing.layout);
         drawing = null;
       }
@@ -1169,7 +1170,7 @@
 
     function apply(updates, layout) {
       readPendingDrawing();
-      if (!base) { return false; }
+      if (!base || !plot._fullLayout) { return false; }
       var plannedLayout = planLayout(layout || {});
       if (!plannedLayout) {
         ranges = shownRanges;

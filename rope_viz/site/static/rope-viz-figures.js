@@ -134,6 +134,8 @@
       modeBarButtonsToRemove: ["sendDataToCloud", "select2d", "lasso2d"],
       toImageButtonOptions: { format: "png", scale: 2 }
     };
+    var detached = false;  // the figure left the page (a live figure's view was removed): do nothing more
+    function gone() { return detached || root.dataset.detached === "true"; }
     var pending = null;  // slider indices still to draw
     var busy = false;  // Plotly is drawing
     var fetching = false;  // waiting for a state from the source
@@ -174,6 +176,7 @@
 
     var drawingMs = 0;  // how long Plotly's latest drawing of this figure took
     function drawWithPlotly(entry) {
+      if (gone()) { return Promise.resolve(); }
       busy = true;
       committed = entry;
       var layout = Object.assign({}, entry.state.l);
@@ -213,7 +216,7 @@
 
     function commit() {
       commitTimer = null;
-      if (holding) { return; }
+      if (holding || gone()) { return; }
       if (busy || pending !== null || fetching) { scheduleCommit(commitDelay()); return; }
       if (shown === committed) { return; }
       var entry = shown;
@@ -235,6 +238,7 @@
     }
 
     function draw(entry) {
+      if (gone()) { return; }
       readout.textContent = entry.state.r;
       if (direct && applyDirectly(entry.state)) {
         finish(entry, "direct");
@@ -252,7 +256,7 @@
     /* Apply the newest requested state; moves that arrive while Plotly draws, or while the source
        computes a state, collapse into one. */
     function render() {
-      if (busy || fetching || pending === null) { return; }
+      if (busy || fetching || pending === null || gone()) { return; }
       var wanted = pending;
       pending = null;
       var key = source.key(wanted);
@@ -294,6 +298,7 @@
     var reservedWidth = null;
     var tallestShown = 0;
     function reserveSpace() {
+      if (gone()) { return; }
       var measure = document.createElement("canvas").getContext("2d");
       outputs.forEach(function (output, k) {
         measure.font = getComputedStyle(output).font;
@@ -330,13 +335,15 @@
         }
       }).observe(readout);
     }
-    window.addEventListener("resize", function () { later(reserveSpace); });
+    function onResize() { later(reserveSpace); }
+    window.addEventListener("resize", onResize);
 
     /* The first step of a drag would set up what the direct drawing keeps from step to step (its canvas
        layers, the browser's caches of their text): do it when the page is idle, one slider at a time, by
        drawing a neighbouring state and the current one again within one task (nothing is painted in
        between), then handing the page back to Plotly's drawing. */
     function warmUp(k) {
+      if (gone()) { return; }
       if (k >= inputs.length || !direct) {
         root.dataset.warm = "true";
         return;
@@ -350,6 +357,7 @@
       var near = here.slice();
       near[k] += here[k] < Number(inputs[k].max) ? 1 : -1;
       Promise.resolve(source.state(near, { peek: true })).then(function (neighbour) {
+        if (gone()) { return; }
         if (busy || holding || pending !== null || shown !== committed) {
           later(function () { warmUp(k); });
           return;
@@ -367,6 +375,7 @@
 
     /* Plotly redraws on its own too (a resize, the theme): its drawing becomes the new base. */
     function afterPlot() {
+      if (gone()) { return; }
       if (direct && committed) { direct.drawn(committed.state.t, committed.state.l); }
       if (!busy && shown !== committed) { scheduleCommit(0); }
     }
@@ -375,6 +384,7 @@
     var initial = Promise.resolve(source.state(start));
     var plotted = performance.now();
     return Promise.all([initial, Plotly.newPlot(plot, figure.data, figure.layout, config)]).then(function (results) {
+      if (gone()) { return null; }
       drawingMs = performance.now() - plotted;
       committed = { key: source.key(start), state: results[0] };
       shown = committed;
@@ -409,7 +419,15 @@
           }
           draw({ key: key, state: state });
         },
-        restyleTheme: function () { return Plotly.relayout(plot, themeUpdate(plot.layout)); }
+        restyleTheme: function () { return Plotly.relayout(plot, themeUpdate(plot.layout)); },
+        /* The figure leaves the page: stop every timer and listener before the plot is purged. */
+        detach: function () {
+          detached = true;
+          clearTimeout(commitTimer);
+          window.removeEventListener("pointerup", release);
+          window.removeEventListener("pointercancel", release);
+          window.removeEventListener("resize", onResize);
+        }
       };
     });
   }
@@ -417,7 +435,7 @@
   function watchTheme() {
     function restyle() {
       Array.prototype.forEach.call(document.querySelectorAll("figure.rope-viz-demo[data-ready] .rope-viz-plot"),
-        function (plot) { Plotly.relayout(plot, themeUpdate(plot.layout)); });
+        function (plot) { if (plot.layout) { Plotly.relayout(plot, themeUpdate(plot.layout)); } });
     }
     var observer = new MutationObserver(restyle);
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });

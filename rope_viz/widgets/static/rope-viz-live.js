@@ -130,6 +130,20 @@ function render({ model, el }) {
     }
   }
 
+  /* Send a message to the kernel; a view that left the page, or a widget whose kernel has gone (its
+     connection refuses to send), sends nothing. */
+  function tell(content) {
+    if (!alive) {
+      return;
+    }
+    try {
+      model.send(content);
+    } catch (error) {
+      status.textContent = "The kernel has gone: run this cell again to move the figure.";
+      root.dataset.stale = "true";
+    }
+  }
+
   function answered(key, state) {
     keep(key, state);
     status.textContent = "";
@@ -151,6 +165,7 @@ function render({ model, el }) {
     if (message.type === "states") {
       aheadInFlight = false;
       message.entries.forEach(([key, state]) => answered(key, state));
+      warmNext();
     } else if (message.type === "state") {
       if (answered(message.key, message.state)) {
         askNeighbours();
@@ -192,7 +207,7 @@ function render({ model, el }) {
     if (current) {
       clearTimeout(positionTimer);
     }
-    model.send({ type: "state", key, indices, current });
+    tell({ type: "state", key, indices, current });
     return key;
   }
 
@@ -201,7 +216,7 @@ function render({ model, el }) {
   let positionTimer = null;
   function tellPosition(indices) {
     clearTimeout(positionTimer);
-    positionTimer = setTimeout(() => model.send({ type: "position", indices }), POSITION_DELAY_MS);
+    positionTimer = setTimeout(() => tell({ type: "position", indices }), POSITION_DELAY_MS);
   }
 
   function sliderIndices() {
@@ -243,7 +258,35 @@ function render({ model, el }) {
     }
     aheadInFlight = true;
     setTimeout(() => { aheadInFlight = false; }, ANSWER_TIMEOUT_MS);
-    model.send({ type: "states", indices: here, slider: k, from, to });
+    tell({ type: "states", indices: here, slider: k, from, to });
+  }
+
+  /* Once the figure is drawn and the page idle, the states around the thumb of every slider are asked for,
+     one slider at a time, so that the first steps of a drag or of the arrow keys find them here. */
+  const warmQueue = [];
+  const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 200));
+  function warmNext() {
+    if (!warmQueue.length || !alive) {
+      return;
+    }
+    idle(() => {
+      if (aheadInFlight || pointerDown) {
+        warmNext();
+        return;
+      }
+      const k = warmQueue.shift();
+      const here = sliderIndices();
+      const top = Number(root.querySelectorAll("input[type=range]")[k].max);
+      const from = Math.max(0, here[k] - AHEAD / 2);
+      const to = Math.min(top, here[k] + AHEAD / 2);
+      if (to > from) {
+        aheadInFlight = true;
+        setTimeout(() => { aheadInFlight = false; }, ANSWER_TIMEOUT_MS);
+        tell({ type: "states", indices: here, slider: k, from, to });
+      } else {
+        warmNext();
+      }
+    });
   }
 
   /* A move asks at once, before the drawing code gets to it (see ask). */
@@ -317,6 +360,8 @@ function render({ model, el }) {
       if (handle && start.some((index, k) => index !== controls[k].default)) {
         handle.setIndices(start);
       }
+      controls.forEach((_, k) => warmQueue.push(k));
+      warmNext();
     })
     .catch((error) => {
       status.textContent = `This figure could not be drawn: ${error && error.message ? error.message : error}`;
@@ -325,6 +370,11 @@ function render({ model, el }) {
 
   return () => {
     alive = false;
+    root.dataset.detached = "true";
+    clearTimeout(positionTimer);
+    if (handle) {
+      handle.detach();
+    }
     model.off("msg:custom", onMessage);
     model.off("change:state", onState);
     const plot = root.querySelector(".rope-viz-plot");
