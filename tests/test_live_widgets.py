@@ -18,6 +18,7 @@ from rope_viz.figures.live_states import LiveStates
 from rope_viz.figures.static import build_payload
 from rope_viz.widgets import LiveFigure, figure_library, live_values, live_widget
 from rope_viz.widgets.library import library_module
+from rope_viz.widgets.live import LOG_STEPS_PER_DECADE, MAX_STATES_AHEAD
 
 DEMOS = rope_viz.demos.all_demos()
 
@@ -110,8 +111,9 @@ def test_log_sliders_step_evenly_in_log_space(low, decades, integer):
     ratios = values[1:] / values[:-1]
     assert np.all(ratios > 1)
     if not integer:
-        # 100 steps per decade: every step multiplies by about 10^(1/100)
-        assert ratios.max() == pytest.approx(10 ** (decades / round(decades * 100)), rel=1e-6)
+        # LOG_STEPS_PER_DECADE equal steps per decade: every step multiplies by the same ratio
+        steps = round(decades * LOG_STEPS_PER_DECADE)
+        assert ratios.max() == pytest.approx(10 ** (decades / steps), rel=1e-6)
 
 
 def test_widget_answers_the_browser_with_the_state_at_the_slider_indices(demo, monkeypatch):
@@ -198,7 +200,7 @@ def test_widget_answers_a_question_about_the_states_along_a_slider(demo, monkeyp
     (message,) = sent.messages
     assert message["type"] == "states"
     entries = message["entries"]
-    assert 1 <= len(entries) <= 16
+    assert 1 <= len(entries) <= MAX_STATES_AHEAD
     reach = [int(key.split(",")[k]) for key, _ in entries]
     # nearest to the thumb first, within the asked range and the grid
     assert [abs(index - base[k]) for index in reach] == sorted(abs(index - base[k]) for index in reach)
