@@ -201,6 +201,7 @@ def test_widget_answers_a_question_about_the_states_along_a_slider(demo, monkeyp
     assert message["type"] == "states"
     entries = message["entries"]
     assert 1 <= len(entries) <= MAX_STATES_AHEAD
+    assert widget.ahead == MAX_STATES_AHEAD  # the browser asks for no more than the kernel answers
     reach = [int(key.split(",")[k]) for key, _ in entries]
     # nearest to the thumb first, within the asked range and the grid
     assert [abs(index - base[k]) for index in reach] == sorted(abs(index - base[k]) for index in reach)

@@ -105,6 +105,8 @@ class LiveFigure(anywidget.AnyWidget):
     controls = traitlets.List().tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     readout = traitlets.Unicode().tag(sync=True)
+    #: How many states the browser asks for at once along a slider: what the kernel answers with.
+    ahead = traitlets.Int(MAX_STATES_AHEAD).tag(sync=True)
 
     def __init__(self, demo: Demo, sliders: bool = True) -> None:
         self.demo = demo

@@ -15,8 +15,7 @@ const KEPT_STATES = 256;
 const MAX_QUESTIONS = 3;
 /* Moves drawn from states already here are told to the kernel this long after the last one. */
 const POSITION_DELAY_MS = 150;
-/* A drag asks ahead for the states along its slider, this many at a time, ... */
-const AHEAD = 16;
+/* A drag asks ahead for the states along its slider, the kernel's `ahead` (MAX_STATES_AHEAD) at a time, ... */
 /* ... as soon as fewer than this many known states lie ahead of the pointer. */
 const AHEAD_MARGIN = 6;
 
@@ -108,6 +107,7 @@ function figureMarkup(model, start) {
 
 function render({ model, el }) {
   keepSliderKeys();
+  const AHEAD = model.get("ahead");
   const controls = model.get("controls");
   if (!memory.has(model)) {
     memory.set(model, { kept: new Map(), indices: controls.map((control) => control.default) });
