@@ -11,20 +11,29 @@ created in the browser and puts the scripts on the page; the figures wait for it
 from __future__ import annotations
 
 import functools
+import hashlib
 
 import anywidget
 import traitlets
 
 from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
 
-#: What the module adds after the scripts: hand the drawing code to the figures waiting for it.
-_REGISTER = """
-{
-  const registry = (globalThis.__ropeVizLibrary ??= {});
+#: The module around the scripts. A kernel restart, or a second notebook on the same page, creates a new
+#: library widget, whose module runs again; the scripts run only if the page does not hold them yet (the same
+#: key: a hash of their text), so figures already drawn keep their plotly.js and new ones share it. Figures
+#: wait for ``registry.figures`` (see ``rope-viz-live.js``).
+_MODULE = """
+const LIBRARY_KEY = "{key}";
+const registry = (globalThis.__ropeVizLibrary ??= {{}});
+if (registry.key !== LIBRARY_KEY) {{
+  (function () {{
+{scripts}
+  }}).call(globalThis);
+  registry.key = LIBRARY_KEY;
   registry.figures = window.RopeVizFigures;
-  if (registry.resolve) { registry.resolve(registry.figures); }
-}
-export default { initialize() {} };
+  if (registry.resolve) {{ registry.resolve(registry.figures); }}
+}}
+export default {{ initialize() {{}} }};
 """
 
 #: Styles of the live figures in JupyterLab, Notebook 7 and Colab, on top of the site's figure styles.
@@ -41,14 +50,16 @@ figure.rope-viz-live .rope-viz-status { color: var(--jp-warn-color0, #9a6700); f
 
 @functools.cache
 def library_module() -> str:
-    """Return the library's front-end module: plotly.js, then the figure scripts in load order."""
+    """Return the library's front-end module: plotly.js and the figure scripts in load order, run once."""
     scripts = [plotly_js_path().read_text(encoding="utf-8")]
     scripts += [
         (STATIC_DIRECTORY / name).read_text(encoding="utf-8")
         for name in FIGURE_ASSETS
         if name.endswith(".js")
     ]
-    return "\n;\n".join(scripts) + "\n" + _REGISTER
+    text = "\n;\n".join(scripts)
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return _MODULE.format(key=key, scripts=text)
 
 
 @functools.cache

@@ -229,8 +229,13 @@ def test_run_all_again_then_restart_and_run_all(jupyter, open_notebook, notebook
         problems += _check_run(run, f"Run All {number}")
         _, found = _check_figures(page, expected, f"after Run All {number}", sliderless)
         problems += found
+    # The figure library travels again after a restart, but its scripts must not run again: a plot updated
+    # by a plotly.js other than the one that drew it fails inside plotly (seen as a race in Notebook 7).
+    page.page.evaluate("() => { window.__ropeVizPlotlyBefore = window.Plotly; }")
     run = page.run_all(restart=True)
     problems += _check_run(run, "restart and Run All")
+    if not page.page.evaluate("() => window.Plotly === window.__ropeVizPlotlyBefore"):
+        problems.append("the kernel restart loaded a second plotly.js into the page")
     figures, found = _check_figures(page, expected, "after restart and Run All", sliderless)
     problems += found
     gestures = page.move_sliders(figures, presses=1, sliders_per_figure=1)

@@ -12,6 +12,13 @@
 (function () {
   "use strict";
 
+  /* The plotly.js loaded before this script. Every figure this copy of the script draws stays with it: a
+     notebook whose kernel restarted may load the figure library a second time, and a plot must never be
+     updated by a plotly.js other than the one that drew it (its internal state would not match). */
+  var Plotly = window.Plotly;
+  /* The plots this copy drew, for the theme watcher. */
+  var drawnPlots = new Set();
+
   var LIGHT = { font: "#1f2328", grid: "#d8dee4", line: "#8c959f" };
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
   /* A slider that rests this long has settled: Plotly then draws its state (see commit below). */
@@ -388,6 +395,7 @@
       drawingMs = performance.now() - plotted;
       committed = { key: source.key(start), state: results[0] };
       shown = committed;
+      drawnPlots.add(plot);
       plot.on("plotly_afterplot", afterPlot);
       afterPlot();
       later(reserveSpace);
@@ -419,10 +427,10 @@
           }
           draw({ key: key, state: state });
         },
-        restyleTheme: function () { return Plotly.relayout(plot, themeUpdate(plot.layout)); },
         /* The figure leaves the page: stop every timer and listener before the plot is purged. */
         detach: function () {
           detached = true;
+          drawnPlots.delete(plot);
           clearTimeout(commitTimer);
           window.removeEventListener("pointerup", release);
           window.removeEventListener("pointercancel", release);
@@ -434,8 +442,9 @@
 
   function watchTheme() {
     function restyle() {
-      Array.prototype.forEach.call(document.querySelectorAll("figure.rope-viz-demo[data-ready] .rope-viz-plot"),
-        function (plot) { if (plot.layout) { Plotly.relayout(plot, themeUpdate(plot.layout)); } });
+      drawnPlots.forEach(function (plot) {
+        if (!plot.isConnected) { drawnPlots.delete(plot); } else if (plot.layout) { Plotly.relayout(plot, themeUpdate(plot.layout)); }
+      });
     }
     var observer = new MutationObserver(restyle);
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
