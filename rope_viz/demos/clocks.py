@@ -11,6 +11,7 @@ import numpy as np
 
 from rope_viz.demos.base import Control, Demo, View
 from rope_viz.demos.clock_face import dial_axes, dial_traces, xy
+from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import angles, inv_freq, wavelengths
 
 POSITIONS = (
@@ -139,7 +140,7 @@ class MultiSpeedClocks(Demo):
         # Each hand is drawn from the centre out and back: (0, 0), tip_0, (0, 0), tip_1, ...
         hand_x = [coordinate for tip in tip_x for coordinate in (0, tip)]
         hand_y = [coordinate for tip in tip_y for coordinate in (0, tip)]
-        hover = np.column_stack([pair_index, _significant(theta, 4), np.round(tokens_per_turn, 1)])
+        hover = np.column_stack([pair_index, significant(theta, 4), np.round(tokens_per_turn, 1)])
 
         line_y = [position, position] if position >= 1 else [None, None]
         turns = position / tokens_per_turn
@@ -165,7 +166,7 @@ class MultiSpeedClocks(Demo):
                 },
                 {
                     "x": pair_index.tolist(),
-                    "y": _significant(tokens_per_turn, 5),
+                    "y": significant(tokens_per_turn, 5),
                     "marker.color": pair_index.tolist(),
                     "marker.cmax": pairs - 1,
                 },
@@ -181,8 +182,3 @@ class MultiSpeedClocks(Demo):
 
 def _panel_title(text: str, y: float) -> dict:
     return {"text": text, "x": 0.5, "y": y, "xref": "paper", "yref": "paper", "showarrow": False}
-
-
-def _significant(values: np.ndarray, digits: int) -> list[float]:
-    """Round to ``digits`` significant digits (for compact, exact-enough plot data)."""
-    return [float(f"{value:.{digits}g}") for value in np.asarray(values, dtype=float)]

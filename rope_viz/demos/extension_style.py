@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rope_viz.figures.rounding import significant
+
 PLAIN = "#8c8c8c"
 PI = "#D55E00"
 NTK = "#2F8FD8"
@@ -125,11 +127,6 @@ def band_shape(xref: str, yref: str, color: str) -> dict:
         "line": {"width": 0},
         "layer": "below",
     }
-
-
-def significant(values: object, digits: int = 5) -> list[float]:
-    """Round to ``digits`` significant digits: compact plot data, exact enough to read."""
-    return [float(f"{value:.{digits}g}") for value in np.asarray(values, dtype=float).ravel()]
 
 
 def masked(values: object, keep: object, digits: int = 5) -> list[float | None]:

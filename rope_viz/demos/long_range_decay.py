@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, View
+from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq, wavelengths
 from rope_viz.long_range import (
     abel_bound,
@@ -43,10 +44,6 @@ def random_query_key(dim: int, seed: int = 2021) -> tuple[np.ndarray, np.ndarray
     """Return a fixed pair of standard normal vectors ``q``, ``k`` of size ``dim`` (the same every call)."""
     rng = np.random.default_rng([seed, dim])
     return rng.standard_normal(dim), rng.standard_normal(dim)
-
-
-def _significant(values: np.ndarray, digits: int = 5) -> list[float]:
-    return [float(f"{value:.{digits}g}") for value in np.asarray(values, dtype=float)]
 
 
 class DecayBound(Demo):
@@ -164,13 +161,13 @@ class DecayBound(Demo):
             "itself ≥ |score|."
         )
         # |score| touches 0 where the score changes sign: those points have no place on a log axis.
-        score_plot = [value if value > 1e-3 else None for value in _significant(score, 4)]
+        score_plot = [value if value > 1e-3 else None for value in significant(score, 4)]
         return View(
             traces=[
-                {"x": r.tolist(), "y": _significant(bound)},
-                {"x": r[tops].tolist(), "y": _significant(bound[tops])},
-                {"x": r.tolist(), "y": _significant(absolute, 4)},
-                {"x": r.tolist(), "y": _significant(modulus, 4)},
+                {"x": r.tolist(), "y": significant(bound)},
+                {"x": r[tops].tolist(), "y": significant(bound[tops])},
+                {"x": r.tolist(), "y": significant(absolute, 4)},
+                {"x": r.tolist(), "y": significant(modulus, 4)},
                 {"x": r.tolist(), "y": score_plot},
             ],
             # Explicit ranges: the site moves scatter traces without re-running autorange.
@@ -299,11 +296,11 @@ class ScoreVsDistance(Demo):
             traces=[
                 _band_update(r, independent_mean - independent_std, independent_mean + independent_std),
                 _band_update(r, aligned_mean - aligned_std, aligned_mean + aligned_std),
-                {"x": r.tolist(), "y": _significant(sample, 4)},
-                {"x": r.tolist(), "y": _significant(aligned_mean, 4)},
-                {"x": r.tolist(), "y": _significant(reference_mean, 4)},
-                {"x": pairs.tolist(), "y": _significant(lam)},
-                {"x": pairs.tolist(), "y": _significant(reference)},
+                {"x": r.tolist(), "y": significant(sample, 4)},
+                {"x": r.tolist(), "y": significant(aligned_mean, 4)},
+                {"x": r.tolist(), "y": significant(reference_mean, 4)},
+                {"x": pairs.tolist(), "y": significant(lam)},
+                {"x": pairs.tolist(), "y": significant(reference)},
             ],
             # Explicit ranges: the site moves scatter traces without re-running autorange.
             layout={
@@ -326,7 +323,7 @@ def _band_update(x: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> dict:
     """Return a filled band as one closed outline: along the upper edge, then back along the lower one."""
     return {
         "x": np.concatenate([x, x[::-1]]).tolist(),
-        "y": _significant(np.concatenate([upper, lower[::-1]]), 4),
+        "y": significant(np.concatenate([upper, lower[::-1]]), 4),
     }
 
 

@@ -51,8 +51,14 @@ class _ArrayTable:
         return {"$ref": self._index[key]}
 
 
+#: Values that are JSON-ready as they are (checked by exact type: numpy's float64 subclasses float).
+_PLAIN_TYPES = frozenset({float, int, str, bool, type(None)})
+
+
 def _plain(value: Any) -> Any:
     """Numpy scalars and arrays to JSON-ready Python values."""
+    if type(value) in _PLAIN_TYPES:
+        return value
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):
@@ -60,7 +66,8 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
+        # Lists of plain numbers are the bulk of every state: one type lookup per item.
+        return [item if type(item) in _PLAIN_TYPES else _plain(item) for item in value]
     return value
 
 

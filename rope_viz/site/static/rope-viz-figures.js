@@ -483,6 +483,8 @@
 
   window.RopeVizFigures = {
     attach: function (root, source) { watchThemeOnce(); return attach(root, source); },
+    /* Free a plot this copy drew (its listeners and Plotly's state), once the figure has left the page. */
+    purge: function (plot) { drawnPlots.delete(plot); Plotly.purge(plot); },
     isDark: isDark
   };
 

@@ -353,8 +353,12 @@ function render({ model, el }) {
     remembered.indices = sliderIndices();
   });
 
+  let library = null;
   figureLibrary()
-    .then((figures) => (alive ? figures.attach(root, source) : null))
+    .then((figures) => {
+      library = figures;
+      return alive ? figures.attach(root, source) : null;
+    })
     .then((attached) => {
       handle = attached;
       if (handle && start.some((index, k) => index !== controls[k].default)) {
@@ -378,8 +382,8 @@ function render({ model, el }) {
     model.off("msg:custom", onMessage);
     model.off("change:state", onState);
     const plot = root.querySelector(".rope-viz-plot");
-    if (globalThis.Plotly && plot) {
-      globalThis.Plotly.purge(plot);
+    if (library && plot) {
+      library.purge(plot);
     }
   };
 }
