@@ -267,6 +267,7 @@ def start_server(
     *,
     home: Path | None = None,
     settings: dict[str, dict[str, Any]] | None = None,
+    server_config: dict[str, Any] | None = None,
     timeout: float = 90,
 ) -> JupyterServer:
     """Start JupyterLab or Notebook 7 from ``venv`` on 127.0.0.1 over a copy of ``notebooks``.
@@ -284,6 +285,10 @@ def start_server(
         place by :meth:`JupyterServer.stop` (the log may be wanted); the caller removes it.
     settings : dict, optional
         More user settings, ``{"@scope/plugin-extension/plugin": {key: value}}``, over :data:`USER_SETTINGS`.
+    server_config : dict, optional
+        The server's user configuration (``jupyter_server_config.json`` in its config folder), e.g.
+        ``{"ServerApp": {"jpserver_extensions": {"rope_viz.server_extension": False}}}`` to turn an extension
+        off as ``jupyter server extension disable --user`` does.
     timeout : float
         Seconds to wait for the server to answer.
 
@@ -315,6 +320,8 @@ def start_server(
     for folder in folders.values():
         folder.mkdir(parents=True, exist_ok=True)
     _write_user_settings(folders["settings"], settings)
+    if server_config:
+        (folders["config"] / "jupyter_server_config.json").write_text(json.dumps(server_config, indent=2))
 
     environment = {key: value for key, value in os.environ.items() if key not in _SCRUBBED_ENVIRONMENT}
     environment.update(

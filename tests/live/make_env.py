@@ -72,9 +72,10 @@ def inputs_hash(stack: str, requirements: Path, python: str) -> str:
 
 
 def package_hash() -> str:
-    """Return the hash of the course package's files (``rope_viz/``, except caches)."""
+    """Return the hash of what the package installs: ``rope_viz/`` (no caches), jupyter-config, pyproject."""
     digest = hashlib.sha256()
-    for path in sorted((ROOT / "rope_viz").rglob("*")):
+    files = [*(ROOT / "rope_viz").rglob("*"), *(ROOT / "jupyter-config").rglob("*"), ROOT / "pyproject.toml"]
+    for path in sorted(files):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(ROOT)).encode())
             digest.update(hashlib.sha256(path.read_bytes()).digest())

@@ -216,6 +216,17 @@ def test_run_all_and_move_every_slider(jupyter, open_notebook, notebook):
     assert not problems, f"{key}:\n" + "\n".join(problems)
 
 
+def test_the_server_relays_kernel_messages_without_delay(jupyter):
+    """rope_viz.server_extension is enabled where the package is installed, and wraps the real handler.
+
+    Without it, each state a live figure asks for waits up to a delayed acknowledgement (40 ms on Linux) on
+    the kernel websocket (``benchmarks/bench_kernel_websocket.py``).
+    """
+    log = jupyter.log()
+    assert "rope_viz.server_extension | extension was successfully loaded" in log, log
+    assert "rope_viz: kernel websockets send without delay (TCP_NODELAY)" in log, log
+
+
 def test_run_all_again_then_restart_and_run_all(jupyter, open_notebook, notebook):
     frontend = jupyter.frontend
     key = f"{frontend}/{notebook.stem}"

@@ -16,7 +16,9 @@ const MAX_QUESTIONS = 3;
 /* Moves drawn from states already here are told to the kernel this long after the last one. */
 const POSITION_DELAY_MS = 150;
 /* A drag asks ahead for the states along its slider, the kernel's `ahead` (MAX_STATES_AHEAD) at a time, ... */
-/* ... as soon as fewer than this many known states lie ahead of the pointer. */
+/* ... as soon as fewer known states lie ahead of the pointer than it crosses in AHEAD_EVENTS input events
+   (a kernel round trip is a few of them), and never fewer than AHEAD_MARGIN. */
+const AHEAD_EVENTS = 4;
 const AHEAD_MARGIN = 6;
 
 function figureLibrary() {
@@ -229,6 +231,7 @@ function render({ model, el }) {
      state under the pointer, which the kernel therefore answers first. */
   let aheadInFlight = false;
   let lastIndex = null;
+  let speed = 0;  // slider steps per input event during this drag, smoothed
   function askAhead(k, direction) {
     if (aheadInFlight) {
       return;
@@ -240,11 +243,12 @@ function render({ model, el }) {
       near[k] = index;
       return kept.has(near.join(",")) || waiting.has(near.join(","));
     };
+    const margin = Math.max(AHEAD_MARGIN, Math.ceil(AHEAD_EVENTS * speed));
     let next = here[k] + direction;
-    while (next >= 0 && next <= top && known(next) && Math.abs(next - here[k]) < AHEAD_MARGIN) {
+    while (next >= 0 && next <= top && known(next) && Math.abs(next - here[k]) < margin) {
       next += direction;
     }
-    if (Math.abs(next - here[k]) >= AHEAD_MARGIN || next < 0 || next > top) {
+    if (Math.abs(next - here[k]) >= margin || next < 0 || next > top) {
       return;
     }
     let from = direction > 0 ? next : next - AHEAD + 1;
@@ -296,6 +300,10 @@ function render({ model, el }) {
     if (pointerDown && event.target.type === "range") {
       const k = Number(event.target.dataset.control);
       const direction = lastIndex === null ? 0 : Math.sign(indices[k] - lastIndex);
+      if (lastIndex !== null) {
+        const step = Math.abs(indices[k] - lastIndex);
+        speed = speed ? (speed + step) / 2 : step;
+      }
       lastIndex = indices[k];
       if (direction !== 0) {
         askAhead(k, direction);
@@ -312,7 +320,7 @@ function render({ model, el }) {
       lastIndex = sliderIndices()[k];
     }
   });
-  window.addEventListener("pointerup", () => { pointerDown = false; lastIndex = null; });
+  window.addEventListener("pointerup", () => { pointerDown = false; lastIndex = null; speed = 0; });
   function askNeighbours() {
     const focused = document.activeElement;
     if (pointerDown || !root.contains(focused) || focused.type !== "range") {
