@@ -13,8 +13,9 @@ by an attention factor); this module measures the consequences pair by pair:
 * :func:`scaled_relative_scores` and :func:`window_averaged_scores`: score against distance under a method's
   frequencies and attention factor, exactly or averaged over a window of distances;
 * :func:`compare_methods`: every static method for one head, one ``s`` and one ``L``;
-* :func:`yarn_paper_ramp`, :func:`yarn_paper_frequencies` and :func:`dynamic_paper_scale`: the papers'
-  versions of two rules that Hugging Face transformers implements differently;
+* :func:`yarn_paper_ramp`, :func:`yarn_paper_frequencies` and :func:`dynamic_paper_scale`: two rules as the
+  YaRN paper writes them, where the code that models run (the authors' own, which Hugging Face transformers
+  and vLLM copy) computes something else;
 * :func:`config_from_text` and :func:`scaling_summary`: read a pasted ``config.json`` and summarise what its
   RoPE block does to each pair.
 
@@ -83,10 +84,12 @@ def context_arcs(length: float, inv_freq: object) -> np.ndarray:
 
 
 def turns(length: float, inv_freq: object) -> np.ndarray:
-    """Full turns each pair makes over ``length`` tokens: ``length * theta_i / (2 pi) = length / lambda_i``.
+    """Count the turns each pair makes over ``length`` tokens: ``rho_i = length theta_i / (2 pi)``.
+
+    That is ``length / lambda_i``, with ``lambda_i = 2 pi / theta_i`` the pair's wavelength.
 
     The YaRN paper calls this ratio ``r`` and bounds its blend with it (Peng et al. 2023, arXiv:2309.00071,
-    sec. 3.2).
+    sec. 3.2, eq. (17)); the course writes ``rho``, keeping ``r`` for the distance ``m - n``.
 
     Parameters
     ----------
@@ -230,7 +233,7 @@ def scaled_relative_scores(
 ) -> np.ndarray:
     """Score against offset ``r = m - n`` under a method's frequencies and attention factor.
 
-    Implements ``s(r) = a**2 * Re[sum_i q_i conj(k_i) exp(1j r theta_i')]``: the method multiplies cos and
+    Implements ``score(r) = a**2 * Re[sum_i q_i conj(k_i) exp(1j r theta_i')]``: the method multiplies cos and
     sin, and so both the rotated query and the rotated key, by its attention factor ``a`` (YaRN's
     ``sqrt(1/t) = 0.1 ln s + 1``, Peng et al. 2023, arXiv:2309.00071, sec. 3.4), which multiplies their dot
     product by ``a**2``. The sum is :func:`rope_viz.relative_scores` with ``theta_i'`` = ``inv_freq``.
@@ -277,7 +280,7 @@ def window_averaged_scores(
 
     Implements the mean of :func:`scaled_relative_scores` over ``[r - w, r + w]``,
 
-        (1 / 2w) * integral s(u) du
+        (1 / 2w) * integral score(u) du
             = a**2 * Re[sum_i q_i conj(k_i) exp(1j r theta_i) sin(w theta_i) / (w theta_i)],
 
     since the mean of ``exp(1j u theta)`` over that interval is ``exp(1j r theta) sin(w theta) / (w theta)``.
@@ -332,18 +335,19 @@ def window_averaged_scores(
 
 
 def yarn_paper_ramp(parameters: RopeParameters) -> np.ndarray:
-    """Weight of the interpolated frequency per pair, with the YaRN paper's ramp (linear in rotations).
+    """Weight of the interpolated frequency per pair, with the ramp of the YaRN paper (linear in turns).
 
-    Implements ``1 - gamma(r_i)`` with ``r_i = L / lambda_i`` the turns pair ``i`` makes over
-    ``L = original_max_position_embeddings`` and (Peng et al. 2023, arXiv:2309.00071, sec. 3.2, with
-    ``alpha = beta_slow`` and ``beta = beta_fast``)::
+    Implements ``1 - gamma(rho_i)`` with ``rho_i = L / lambda_i`` the turns pair ``i`` makes over
+    ``L = original_max_position_embeddings`` and (Peng et al. 2023, arXiv:2309.00071, sec. 3.2, eq. (18),
+    where ``rho`` is written ``r``, with ``alpha = beta_slow`` and ``beta = beta_fast``)::
 
-        gamma(r) = 0                                 if r < alpha
-                 = 1                                 if r > beta
-                 = (r - alpha) / (beta - alpha)      otherwise.
+        gamma(rho) = 0                                   if rho < alpha
+                   = 1                                   if rho > beta
+                   = (rho - alpha) / (beta - alpha)      otherwise.
 
-    transformers' ramp (:func:`rope_viz.scaling.yarn_ramp`) is linear in the pair index instead, with edges
-    rounded outward. ``beta_fast == beta_slow`` gives a step at ``r = beta_slow``.
+    The authors' reference code (jquesnelle/yarn), with which the released YaRN models were fine-tuned and
+    which transformers and vLLM copy, ramps linearly in the pair index instead, with edges rounded outward
+    (:func:`rope_viz.scaling.yarn_ramp`). ``beta_fast == beta_slow`` gives a step at ``rho = beta_slow``.
 
     Parameters
     ----------
@@ -360,22 +364,24 @@ def yarn_paper_ramp(parameters: RopeParameters) -> np.ndarray:
     length = _original_length(parameters)
     alpha, beta = parameters.resolved_beta_slow, parameters.resolved_beta_fast
     theta = parameters.rope_theta ** -(np.arange(0, parameters.dim, 2, dtype=np.float64) / parameters.dim)
-    rotations = turns(length, theta)  # (d/2,)
+    rho = turns(length, theta)  # (d/2,)
     if beta == alpha:
-        gamma = (rotations > alpha).astype(np.float64)
+        gamma = (rho > alpha).astype(np.float64)
     else:
-        gamma = np.clip((rotations - alpha) / (beta - alpha), 0.0, 1.0)
+        gamma = np.clip((rho - alpha) / (beta - alpha), 0.0, 1.0)
     return 1.0 - gamma
 
 
 def yarn_paper_frequencies(
     parameters: RopeParameters, seq_len: int | None = None
 ) -> tuple[np.ndarray, float]:
-    """YaRN as the paper writes it: NTK-by-parts with a ramp linear in rotations, and ``0.1 ln s + 1``.
+    """YaRN as the paper writes it: NTK-by-parts with a ramp linear in turns, and ``0.1 ln s + 1``.
 
     Implements ``theta_i' = (1 - gamma_i) theta_i / s + gamma_i theta_i`` (Peng et al. 2023,
-    arXiv:2309.00071, sec. 3.2) with ``gamma_i`` from :func:`yarn_paper_ramp`, and the factor on cos and sin
-    ``sqrt(1/t) = 0.1 ln s + 1`` (sec. 3.4), ignoring DeepSeek's ``mscale`` keys and ``attention_factor``.
+    arXiv:2309.00071, sec. 3.2, eq. (20)) with ``gamma_i`` from :func:`yarn_paper_ramp` (eq. (18)), and the
+    factor on cos and sin ``sqrt(1/t) = 0.1 ln s + 1`` (sec. 3.4, eq. (22)), ignoring DeepSeek's ``mscale``
+    keys and ``attention_factor``. The YaRN models its authors released were trained with the reference
+    code's ramp instead, :func:`rope_viz.scaling.yarn_frequencies`.
     Same signature as the methods of :data:`rope_viz.scaling.METHODS`.
 
     Parameters
@@ -410,8 +416,10 @@ def dynamic_paper_scale(seq_len: int, trained_length: int) -> float:
     """Scale of dynamic NTK scaling in the YaRN paper: ``s = max(1, l / L)``.
 
     ``l`` is the current sequence length and ``L`` the training length (Peng et al. 2023, arXiv:2309.00071,
-    sec. 3.3). transformers uses ``factor * l / L - (factor - 1)`` instead
-    (:func:`rope_viz.scaling.dynamic_scale`), which equals this only for ``factor = 1``.
+    sec. 3.3). The dynamic-scaling code that came first, in the YaRN authors' repository (jquesnelle/yarn,
+    ``scaled_rope/LlamaDynamicScaledRotaryEmbedding.py``, its ``ntk`` argument) and in transformers
+    (:func:`rope_viz.scaling.dynamic_scale`), uses ``factor * l / L - (factor - 1)``, which equals this only
+    for ``factor = 1``.
 
     Parameters
     ----------
@@ -451,9 +459,10 @@ def compare_methods(
     """Frequencies and attention factor of every static extension method, for one head, one ``s``, one ``L``.
 
     Evaluates, with :mod:`rope_viz.scaling`: position interpolation (``"linear"``), the NTK-aware base change
-    (``"ntk"``), YaRN as transformers computes it (``"yarn"``, default ``beta_fast = 32``, ``beta_slow = 1``),
-    YaRN with the paper's ramp (``"yarn_paper"``, :func:`yarn_paper_frequencies`) and Llama 3.1's rule
-    (``"llama3"``). Each returns ``theta_i'`` and the factor ``a`` on cos and sin.
+    (``"ntk"``), YaRN as its reference code computes it, which transformers and vLLM copy (``"yarn"``,
+    default ``beta_fast = 32``, ``beta_slow = 1``), YaRN with the ramp of the paper's eq. (18)
+    (``"yarn_paper"``, :func:`yarn_paper_frequencies`) and Llama 3.1's rule (``"llama3"``). Each returns
+    ``theta_i'`` and the factor ``a`` on cos and sin.
 
     Parameters
     ----------
@@ -570,7 +579,12 @@ def scaling_summary(scaling: RopeScaling) -> dict:
         ``rope_type``, ``dim``, ``pairs`` (``d/2``), ``base``, ``factor`` (``s``), ``attention_factor``
         (``a``), ``logit_factor`` (``a**2``), ``counts`` (pairs per class), ``bands`` (for each class present,
         its first and last pair index), ``shortest_wavelength`` and ``longest_wavelength`` (tokens, after
-        scaling), ``longest_plain_wavelength`` (before scaling), ``max_scale`` (largest per-pair slow-down).
+        scaling), ``longest_plain_wavelength`` (before scaling), ``max_scale`` (largest per-pair slow-down),
+        ``original_length`` (``L``, ``original_max_position_embeddings``, or ``None``),
+        ``max_position_embeddings`` (or ``None``) and ``extended_length`` (``L * s``, or ``None`` without
+        an ``L``): the length over which a pair slowed ``s`` times sweeps the arc it swept over ``L`` in
+        training. It need not be ``max_position_embeddings``: Qwen2.5's YaRN block keeps that at ``L``, and
+        Llama 3.1 declares twice ``L * s``.
 
     """
     classes = scaling.pair_classes
@@ -580,6 +594,7 @@ def scaling_summary(scaling: RopeScaling) -> dict:
         if members.size:
             bands[name] = (int(members[0]), int(members[-1]))
     wavelengths = scaling.wavelengths
+    original = scaling.parameters.original_max_position_embeddings
     return {
         "rope_type": scaling.rope_type,
         "dim": scaling.dim,
@@ -594,6 +609,9 @@ def scaling_summary(scaling: RopeScaling) -> dict:
         "longest_wavelength": float(wavelengths.max()),
         "longest_plain_wavelength": float((TWO_PI / scaling.default_inv_freq).max()),
         "max_scale": float(scaling.scale_per_pair.max()),
+        "original_length": original,
+        "max_position_embeddings": scaling.parameters.max_position_embeddings,
+        "extended_length": None if original is None else float(original * scaling.factor),
     }
 
 

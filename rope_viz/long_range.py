@@ -1,8 +1,8 @@
 """How RoPE scores behave with distance: RoFormer's Abel-summation bound, phase alignment, score statistics.
 
 With ``h_i = q_i conj(k_i)`` (pair ``i`` of ``q`` and ``k`` as complex numbers, as in :mod:`rope_viz.scores`)
-the score at relative distance ``r = m - n`` is ``s(r) = Re[sum_i h_i exp(1j r theta_i)]``. RoFormer (Su et
-al. 2021, arXiv:2104.09864, sec. 3.4.3) rewrites the sum by Abel summation with the partial sums
+the score at relative distance ``r = m - n`` is ``score(r) = Re[sum_i h_i exp(1j r theta_i)]``. RoFormer
+(Su et al. 2021, arXiv:2104.09864, sec. 3.4.3) rewrites the sum by Abel summation with the partial sums
 ``S_j(r) = sum_{i<j} exp(1j r theta_i)`` and bounds it by ``max_i |h_{i+1} - h_i| * sum_{j=1}^{d/2}
 |S_j(r)|``. This module adds, beyond :func:`rope_viz.decay_bound` and :func:`rope_viz.expected_self_score`:
 
@@ -83,7 +83,7 @@ def abel_bound(
 
     Implements the right-hand side of (Su et al. 2021, arXiv:2104.09864, sec. 3.4.3)
 
-        |s(r)| <= |sum_i h_i exp(1j r theta_i)| <= (max_i |h_{i+1} - h_i|) * sum_{j=1}^{d/2} |S_j(r)|,
+        |score(r)| <= |sum_i h_i exp(1j r theta_i)| <= (max_i |h_{i+1} - h_i|) * sum_{j=1}^{d/2} |S_j(r)|,
 
     which equals ``abel_factor(q, k) * (d/2) * relative_bound(r)``.
 
@@ -177,15 +177,15 @@ def score_statistics(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Mean and standard deviation of the score at distance ``r`` for correlated Gaussian ``q`` and ``k``.
 
-    With ``q ~ N(0, I_d)`` and ``k = rho q + sqrt(1 - rho^2) z``, ``z ~ N(0, I_d)`` independent, and
+    With ``q ~ N(0, I_d)`` and ``k = c q + sqrt(1 - c^2) xi``, ``xi ~ N(0, I_d)`` independent, and
     ``theta_i = base ** (-2i/d)`` (RoFormer, Su et al. 2021, arXiv:2104.09864), pair ``i`` contributes
-    ``rho |q_i|^2 cos(r theta_i) + sqrt(1 - rho^2) Re[q_i conj(z_i) exp(1j r theta_i)]``, so
+    ``c |q_i|^2 cos(r theta_i) + sqrt(1 - c^2) Re[q_i conj(xi_i) exp(1j r theta_i)]``, so
 
-        E[s(r)]   = 2 rho sum_i cos(r theta_i)
-        Var[s(r)] = sum_i (4 rho^2 cos^2(r theta_i) + 2 (1 - rho^2))
+        E[score(r)]   = 2 c sum_i cos(r theta_i)
+        Var[score(r)] = sum_i (4 c^2 cos^2(r theta_i) + 2 (1 - c^2))
 
-    (``|q_i|^2`` is chi-squared with 2 degrees of freedom: mean 2, variance 4). For ``rho = 1`` (``k = q``)
-    the mean is :func:`rope_viz.expected_self_score`; for ``rho = 0`` the mean is 0 and the variance ``d`` at
+    (``|q_i|^2`` is chi-squared with 2 degrees of freedom: mean 2, variance 4). For ``c = 1`` (``k = q``)
+    the mean is :func:`rope_viz.expected_self_score`; for ``c = 0`` the mean is 0 and the variance ``d`` at
     every distance.
 
     Parameters
@@ -197,7 +197,7 @@ def score_statistics(
     base : float, default 10000.0
         Frequency base; finite, > 1.
     correlation : float, default 0.0
-        ``rho`` in ``[-1, 1]``.
+        ``c`` in ``[-1, 1]``.
 
     Returns
     -------
@@ -213,12 +213,12 @@ def score_statistics(
     """
     dim = check_dim(dim)
     base = check_base(base)
-    rho = float(check_finite(correlation, "correlation"))
-    if not -1.0 <= rho <= 1.0:
-        raise ValueError(f"correlation must lie in [-1, 1], got {rho}")
+    c = float(check_finite(correlation, "correlation"))
+    if not -1.0 <= c <= 1.0:
+        raise ValueError(f"correlation must lie in [-1, 1], got {c}")
     cos = np.cos(np.multiply.outer(check_finite(distances, "distances"), _inv_freq(dim, base)))  # (..., d/2)
-    mean = 2.0 * rho * cos.sum(axis=-1)
-    variance = (4.0 * rho**2 * cos**2 + 2.0 * (1.0 - rho**2)).sum(axis=-1)
+    mean = 2.0 * c * cos.sum(axis=-1)
+    variance = (4.0 * c**2 * cos**2 + 2.0 * (1.0 - c**2)).sum(axis=-1)
     return mean, np.sqrt(variance)
 
 
@@ -233,9 +233,9 @@ def monte_carlo_scores(
 ) -> np.ndarray:
     """Score ``samples`` random Gaussian pairs ``(q, k)`` at each distance, to check :func:`score_statistics`.
 
-    Draws ``q, z ~ N(0, I_d)``, sets ``k = rho q + sqrt(1 - rho^2) z`` and evaluates
-    ``s(r) = Re[sum_i h_i exp(1j r theta_i)]`` with ``h_i = q_i conj(k_i)`` (interleaved pairs; the statistics
-    do not depend on the convention) and ``theta_i = base ** (-2i/d)`` (RoFormer, Su et al. 2021,
+    Draws ``q, xi ~ N(0, I_d)``, sets ``k = c q + sqrt(1 - c^2) xi`` and evaluates
+    ``score(r) = Re[sum_i h_i exp(1j r theta_i)]`` with ``h_i = q_i conj(k_i)`` (interleaved pairs; the
+    statistics do not depend on the convention) and ``theta_i = base ** (-2i/d)`` (RoFormer, Su et al. 2021,
     arXiv:2104.09864, sec. 3.4.3).
 
     Parameters
@@ -247,7 +247,7 @@ def monte_carlo_scores(
     base : float, default 10000.0
         Frequency base; finite, > 1.
     correlation : float, default 0.0
-        ``rho`` in ``[-1, 1]``.
+        ``c`` in ``[-1, 1]``.
     samples : int, default 1000
         Number of random pairs, >= 1.
     seed : int, default 0
@@ -264,14 +264,14 @@ def monte_carlo_scores(
     distances = check_finite(distances, "distances")
     if distances.ndim != 1:
         raise ValueError(f"distances must be 1-D, got shape {distances.shape}")
-    rho = float(check_finite(correlation, "correlation"))
-    if not -1.0 <= rho <= 1.0:
-        raise ValueError(f"correlation must lie in [-1, 1], got {rho}")
+    c = float(check_finite(correlation, "correlation"))
+    if not -1.0 <= c <= 1.0:
+        raise ValueError(f"correlation must lie in [-1, 1], got {c}")
     if int(samples) < 1:
         raise ValueError(f"samples must be >= 1, got {samples}")
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((int(samples), dim))
-    k = rho * q + np.sqrt(1.0 - rho**2) * rng.standard_normal((int(samples), dim))
+    k = c * q + np.sqrt(1.0 - c**2) * rng.standard_normal((int(samples), dim))
     h = (q[:, 0::2] + 1j * q[:, 1::2]) * np.conj(k[:, 0::2] + 1j * k[:, 1::2])  # (samples, d/2)
     phases = np.exp(1j * np.multiply.outer(distances, _inv_freq(dim, base)))  # (R, d/2)
     return (h @ phases.T).real

@@ -98,9 +98,11 @@ def sincos_product(x: object, table: object) -> np.ndarray:
       :func:`sincos_product_score`).
 
     A rotation by ``m theta_i`` would instead compute ``x_a cos - x_b sin`` and ``x_a sin + x_b cos`` for
-    every pair ``(a, b)`` (:func:`rope_viz.rotate`). Like the einsum, the sequence axis of ``x`` and the
-    rows of ``table`` must have the same length: a table precomputed for 512 positions does not fit a
-    shorter input.
+    every pair ``(a, b)`` (:func:`rope_viz.rotate`). Like the einsum, the rows of ``table`` are paired with
+    the *second* axis of ``x``, which must have the same length: a table precomputed for 512 positions does
+    not fit a shorter input. Fed inputs laid out sequence first, ``(seq, batch, dim)``, as
+    ``torch.nn.MultiheadAttention`` takes them by default (``batch_first=False``), that axis is the batch:
+    every position of a sequence then gets the same row, the one of its index in the batch.
 
     Parameters
     ----------

@@ -257,11 +257,11 @@ def alibi_slopes(num_heads: int) -> np.ndarray:
 
     Implements Press et al. (2022, sec. 3): for ``H`` a power of two the geometric sequence
 
-        s_h = 2 ** (-8 h / H),    h = 1 .. H
+        eta_j = 2 ** (-8 j / H),    j = 1 .. H  (head j)
 
-    (1/2, 1/4, ..., 1/256 for ``H = 8``). For other ``H`` the authors' code takes the ``c`` slopes of the
-    largest power of two ``c < H`` and appends every other slope of the ``2c`` sequence,
-    ``2 ** (-8 (2j + 1) / (2c))`` for ``j = 0 .. H - c - 1``.
+    (1/2, 1/4, ..., 1/256 for ``H = 8``). For other ``H`` the authors' code takes the ``H2`` slopes of the
+    largest power of two ``H2 < H`` and appends every other slope of the ``2 H2`` sequence,
+    ``2 ** (-8 (2j + 1) / (2 H2))`` for ``j = 0 .. H - H2 - 1``.
 
     Parameters
     ----------
@@ -295,10 +295,10 @@ def alibi_slopes(num_heads: int) -> np.ndarray:
 
 
 def alibi_bias(query_positions: object, key_positions: object, slope: float) -> np.ndarray:
-    """ALiBi's linear distance penalty ``B[a, b] = -s |m_a - n_b|``, added to the logits of one head.
+    """ALiBi's linear distance penalty ``B[a, b] = -eta |m_a - n_b|``, added to the logits of one head.
 
     Implements Press et al. (2022, sec. 3), where a causal query at ``m`` sees keys ``n <= m`` and the bias
-    is ``-s (m - n)``; for ``n <= m`` that is ``-s |m - n|``, which also defines a symmetric penalty for
+    is ``-eta (m - n)``; for ``n <= m`` that is ``-eta |m - n|``, which also defines a symmetric penalty for
     keys after the query (used here for the bidirectional toy examples). There are no learned parameters and
     no frequencies; the bias depends only on ``m - n``.
 
@@ -307,7 +307,7 @@ def alibi_bias(query_positions: object, key_positions: object, slope: float) -> 
     query_positions, key_positions : array_like
         Shapes ``(q,)`` and ``(k,)``; finite.
     slope : float
-        The head's slope ``s`` (see :func:`alibi_slopes`); finite, >= 0.
+        The head's slope ``eta`` (see :func:`alibi_slopes`); finite, >= 0.
 
     Returns
     -------

@@ -146,7 +146,11 @@ _PRESET_LIST = [
         notes="llama3 scaling from 8192 to 131072 tokens: pairs with wavelength < 2048 tokens untouched, "
         "> 8192 divided by 8, blended between.",
     ),
-    # mistralai/Mistral-7B-v0.1 config.json (v0.3 raised rope_theta to 1e6 and dropped the sliding window).
+    # mistralai/Mistral-7B-v0.1 config.json. Its max_position_embeddings (32768) is not a length the model was
+    # trained on: the paper's Table 1 gives context_len 8192 and window_size 4096. Version 0.2 already raised
+    # rope_theta to 1e6, dropped the sliding window and declared a 32k context (model card of
+    # mistralai/Mistral-7B-Instruct-v0.2, whose config.json has rope_theta 1000000.0 and sliding_window
+    # null); v0.3 kept those and changed the vocabulary.
     Preset(
         name="mistral-7b-v0.1",
         hf_repo="mistralai/Mistral-7B-v0.1",
@@ -159,8 +163,9 @@ _PRESET_LIST = [
             "rope_theta": 10000.0,
             "sliding_window": 4096,
         },
-        notes="Plain RoPE, base 10000; attention sees at most 4096 tokens back (sliding window) although "
-        "max_position_embeddings is 32768.",
+        notes="Plain RoPE, base 10000, trained on 8192-token sequences (paper, Table 1); attention sees at "
+        "most 4096 tokens back (sliding window). max_position_embeddings = 32768 is only the largest "
+        "position the config allows, not a trained length.",
     ),
     # Qwen/Qwen2.5-7B-Instruct config.json.
     Preset(
@@ -181,7 +186,8 @@ _PRESET_LIST = [
             **_QWEN_2_5_7B_INSTRUCT,
             "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"},
         },
-        notes="YaRN, factor 4: 32768 -> 131072 tokens; attention factor 0.1 ln 4 + 1 = 1.1386.",
+        notes="YaRN, factor 4 over L = 32768: aimed at L * s = 131072 tokens, although the block keeps "
+        "max_position_embeddings at 32768; attention factor 0.1 ln 4 + 1 = 1.1386.",
     ),
     # google/gemma-2-9b config.json.
     Preset(
@@ -245,8 +251,9 @@ _PRESET_LIST = [
             },
             "rope_theta": 10000.0,
         },
-        notes="LongRoPE with 48 per-pair factors for sequences up to 4096 tokens (short_factor) and beyond "
-        "(long_factor); attention factor sqrt(1 + ln 32 / ln 4096) = 1.1902 in both cases.",
+        notes="LongRoPE with 48 per-pair factors for sequences up to 4096 tokens (short_factor, up to 2.84) "
+        "and beyond (long_factor, up to 64.84, about twice the derived s = 32); attention factor "
+        "sqrt(1 + ln 32 / ln 4096) = 1.1902 in both cases, so no length runs plain RoPE.",
     ),
 ]
 

@@ -1,7 +1,7 @@
 """Is a score a function of the offset ``m - n`` alone? Score grids for three schemes, and a Toeplitz test.
 
-A score grid ``S[a, b] = s(m_a, n_b)`` over one evenly spaced list of positions is *Toeplitz* (constant along
-every diagonal) exactly when the score depends on the positions only through ``m - n``. RoPE's grids are
+A score grid ``G[a, b] = score(m_a, n_b)`` over one evenly spaced list of positions is *Toeplitz* (constant
+along every diagonal) exactly when the score depends on the positions only through ``m - n``. RoPE's grids are
 (:func:`rope_viz.score_matrix`; Su et al. 2021, arXiv:2104.09864, sec. 3.2); the grids of added sinusoidal
 embeddings (:func:`additive_score_matrix`, Vaswani et al. 2017) and of the element-wise sin/cos product
 (:func:`rope_viz.mistakes.sincos_product_score_matrix`) are not. :func:`diagonal_spread` measures by how much.
@@ -62,13 +62,13 @@ def gaussian_vectors_from_python_random(seed: int = 1, dim: int = 8, count: int 
 def additive_score_matrix(
     q: object, k: object, query_positions: object, key_positions: object, base: float = 10000.0
 ) -> np.ndarray:
-    """Scores ``S[a, b] = <q + PE(m_a), k + PE(n_b)>`` when sinusoidal embeddings are added to fixed content.
+    """Scores ``G[a, b] = <q + PE(m_a), k + PE(n_b)>`` when sinusoidal embeddings are added to fixed content.
 
     Implements the score of a query and a key whose content is the same at every position and to which the
     sinusoidal embedding ``PE(m)`` of Vaswani et al. 2017 (sec. 3.5) is added (projection matrices taken as
     the identity). Expanding,
 
-        S(m, n) = <q, k> + <q, PE(n)> + <PE(m), k> + sum_i cos((m - n) theta_i),
+        score(m, n) = <q, k> + <q, PE(n)> + <PE(m), k> + sum_i cos((m - n) theta_i),
 
     only the first and last terms depend on ``m - n`` alone: the two cross terms carry the absolute positions.
 

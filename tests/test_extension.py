@@ -404,6 +404,29 @@ def test_scaling_summary_is_consistent(name):
     )
 
 
+@pytest.mark.parametrize("name", sorted(rv.presets.PRESETS))
+def test_summary_lengths_are_the_configs_and_their_product(name):
+    config = rv.presets.get(name).config
+    summary = extension.scaling_summary(rv.presets.load(name))
+    block = config.get("rope_scaling") or {}
+    original = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
+    assert summary["original_length"] == original
+    assert summary["max_position_embeddings"] == config["max_position_embeddings"]
+    if original is None:
+        assert summary["extended_length"] is None
+    else:  # L s, with s the block's factor or, without one, the ratio of the two lengths
+        factor = block.get("factor", config["max_position_embeddings"] / original)
+        assert summary["extended_length"] == pytest.approx(original * factor)
+
+
+def test_extended_length_need_not_be_max_position_embeddings():
+    qwen = extension.scaling_summary(rv.presets.load("qwen2.5-7b-instruct-yarn"))
+    assert qwen["max_position_embeddings"] == qwen["original_length"] == 32768
+    assert qwen["extended_length"] == 4 * 32768
+    llama = extension.scaling_summary(rv.presets.load("llama-3.1-8b"))
+    assert llama["extended_length"] == 8 * 8192 == llama["max_position_embeddings"] / 2
+
+
 def test_summary_of_llama_3_1():
     summary = extension.scaling_summary(rv.presets.load("llama-3.1-8b"))
     assert summary["counts"] == {"untouched": 29, "blended": 6, "interpolated": 29}

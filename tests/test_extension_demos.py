@@ -9,13 +9,14 @@ import pytest
 import rope_viz as rv
 from rope_viz import extension
 from rope_viz.demos.extension_arcs import TrainedArcs
-from rope_viz.demos.extension_compare import UNIT_PAIRS, MethodComparison
+from rope_viz.demos.extension_compare import STYLE, UNIT_PAIRS, MethodComparison
 from rope_viz.demos.extension_dynamic import DynamicNtk
 from rope_viz.demos.extension_llama3 import Llama3Blend, llama3_curve, llama3_parameters
 from rope_viz.demos.extension_presets import (
     PRESET_LABELS,
     PRESET_ORDER,
     PresetBands,
+    length_lines,
     preset_scaling,
 )
 from rope_viz.demos.extension_resolution import InterpolationResolution
@@ -104,6 +105,32 @@ def test_comparison_plain_curve_is_the_window_averaged_score():
     np.testing.assert_allclose(plain["y"], expected, rtol=1e-3, atol=1e-3)
     assert r.max() == 4 * 4096
     assert "NTK-aware 17, PI 0, YaRN 0, Llama 3 0" in view.readout
+
+
+def test_comparison_names_the_yarn_curves_by_their_source():
+    view = MethodComparison().view(factor=16, length=4096, base=10_000)
+    theta = rv.inv_freq(128, 10_000.0)
+    parameters = rv.scaling.RopeParameters(
+        rope_type="yarn", head_dim=128, factor=16.0, original_max_position_embeddings=4096
+    )
+    names = list(STYLE)
+    code = _y(view.traces[names.index("yarn")])
+    paper = _y(view.traces[names.index("yarn_paper")])
+    np.testing.assert_allclose(code, theta / rv.scaling.yarn_frequencies(parameters)[0], rtol=1e-3)
+    np.testing.assert_allclose(paper, theta / extension.yarn_paper_frequencies(parameters)[0], rtol=1e-3)
+    assert "reference code" in STYLE["yarn"][0] and "eq. (18)" in STYLE["yarn_paper"][0]
+
+
+def test_preset_length_lines_name_coinciding_lengths_once():
+    qwen = dict((label, length) for length, label in length_lines(preset_scaling("qwen2.5-7b-instruct-yarn")))
+    assert qwen == {"L = max_position_embeddings = 32,768": 32768, "L·s = 131,072": 131072}
+    llama = [label for _, label in length_lines(preset_scaling("llama-3.1-8b"))]
+    assert llama == ["L = 8,192", "L·s = 65,536", "max_position_embeddings = 131,072"]
+    plain = length_lines(preset_scaling("mistral-7b-v0.1"))
+    assert plain == [(32768.0, "max_position_embeddings = 32,768")]
+    view = PresetBands().view(preset=PRESET_ORDER.index("qwen2.5-7b-instruct-yarn"))
+    assert "L = 32,768 → L·s = 131,072; max_position_embeddings 32,768" in view.readout
+    assert [line["y"][:1] for line in view.traces[-3:]] == [[32768.0], [131072.0], []]
 
 
 @pytest.mark.parametrize("index", range(len(PRESET_ORDER)))

@@ -93,8 +93,11 @@ def test_mistral_7b_v0_1():
     preset = PRESETS["mistral-7b-v0.1"]
     scaling = load("mistral-7b-v0.1")
     assert (scaling.rope_type, scaling.dim, scaling.parameters.rope_theta) == ("default", 128, 10000.0)
+    # declared, not trained: the paper's Table 1 gives context_len 8192 and window_size 4096
     assert scaling.parameters.max_position_embeddings == 32768
+    assert scaling.parameters.original_max_position_embeddings is None
     assert preset.config["sliding_window"] == 4096
+    assert "not a trained length" in preset.notes
 
 
 def test_qwen2_5_7b_instruct_and_its_yarn_variant():
@@ -151,3 +154,19 @@ def test_phi_3_5_mini_longrope_lists():
     np.testing.assert_allclose(short.inv_freq, base / np.array(block["short_factor"]), rtol=1e-13)
     np.testing.assert_allclose(long.inv_freq, base / np.array(block["long_factor"]), rtol=1e-13)
     np.testing.assert_array_equal(load("phi-3.5-mini-instruct", seq_len=4096).inv_freq, short.inv_freq)
+
+
+def test_phi_3_5_mini_never_runs_plain_rope():
+    # short_factor (up to L = 4096 tokens) already slows all pairs but the first, by up to about 2.8 times,
+    # and the attention factor, set by the two lengths alone, is the same for both lists.
+    preset = PRESETS["phi-3.5-mini-instruct"]
+    short = load("phi-3.5-mini-instruct", seq_len=preset.config["original_max_position_embeddings"])
+    long = load("phi-3.5-mini-instruct", seq_len=preset.config["max_position_embeddings"])
+    assert np.count_nonzero(short.scale_per_pair == 1.0) == 1 and short.scale_per_pair[0] == 1.0
+    assert 2.8 < short.scale_per_pair.max() < 2.9
+    assert short.attention_factor == long.attention_factor > 1.0
+    # long_factor slows every pair, the slowest about twice the factor s = 131072 / 4096 = 32
+    assert long.factor == 32 and np.all(long.scale_per_pair > 1.0)
+    assert 2.0 < long.scale_per_pair.max() / long.factor < 2.1
+    # so "interpolated" (slowed at least s times) here includes pairs slowed far more than s
+    assert np.all(long.scale_per_pair[long.pair_classes == "interpolated"] > long.factor)

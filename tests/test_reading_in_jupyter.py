@@ -250,6 +250,14 @@ def test_every_citation_link_shows_the_label_the_site_shows(site_labels):
     assert count > 50
 
 
+def test_every_label_the_site_shows_is_distinct_and_names_an_author_and_a_year(site_labels):
+    parenthetical = [label for label, _ in site_labels.values()]
+    assert len(set(parenthetical)) == len(parenthetical), "two works share a citation label"
+    for key, (label, textual) in site_labels.items():
+        assert re.fullmatch(r".+, (?:19|20)\d\d[a-z]?", label), f"{key}: {label!r} lacks an author or a year"
+        assert not re.search(r"anonymous|n\.\s?d\.", f"{label} {textual}", re.IGNORECASE), f"{key}: {label!r}"
+
+
 def test_citation_links_become_bibliography_roles_on_the_site():
     targets = citations.citation_targets(BIB)
     su, vaswani = (
@@ -259,12 +267,12 @@ def test_citation_links_become_bibliography_roles_on_the_site():
     markdown = (
         f"RoPE ([Su et al., 2024]({su})) and ([Su et al., 2024]({su}); [Vaswani et al., 2017]({vaswani})); "
         f"[Vaswani et al. (2017)]({vaswani}) wrote it; the [model card](https://example.org/card) is a link; "
-        f"`[Su et al., 2024]({su})` is code; ([Anonymous, n.d.](../book/references.md#ropeexplainer))."
+        f"`[Su et al., 2024]({su})` is code; ([Radford et al., 2019](../book/references.md#radford2019gpt2))."
     )
     assert citations.links_to_roles(markdown, targets) == (
         "RoPE {cite:p}`su2024roformer` and {cite:p}`su2024roformer,vaswani2017attention`; "
         "{cite:t}`vaswani2017attention` wrote it; the [model card](https://example.org/card) is a link; "
-        f"`[Su et al., 2024]({su})` is code; {{cite:p}}`ropeexplainer`."
+        f"`[Su et al., 2024]({su})` is code; {{cite:p}}`radford2019gpt2`."
     )
 
 

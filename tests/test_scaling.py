@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rope_viz as rv
+from rope_viz.extension import yarn_paper_frequencies
 from rope_viz.scaling import (
     KNOWN_ROPE_TYPES,
     METHODS,
@@ -195,6 +196,58 @@ def test_yarn_three_bands_by_rotation_count():
     gamma_paper = (rotations[middle] - 1.0) / (32.0 - 1.0)
     paper = (1 - gamma_paper) * base[middle] / 16.0 + gamma_paper * base[middle]
     assert np.all(inv_freq[middle] > paper)
+
+
+def reference_code_yarn_inv_freq(dim: int, base: float, factor: float, length: int, fast: float, slow: float):
+    """YaRN's frequencies as the authors' reference code (github.com/jquesnelle/yarn) computes them.
+
+    1. the fractional index of the pair that turns ``n`` times over ``L``: ``d ln(L / (2 pi n)) / (2 ln b)``;
+    2. the edges for ``beta_fast`` (rounded down) and ``beta_slow`` (rounded up), clamped to ``[0, dim - 1]``;
+    3. a mask linear over the pair indices ``0 .. dim/2 - 1`` between the edges, clipped to [0, 1] (equal
+       edges moved 0.001 apart): the weight of the interpolated frequency ``theta / s``.
+    """
+
+    def index(turns: float) -> float:
+        return dim * math.log(length / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low = max(math.floor(index(fast)), 0)
+    high = min(math.ceil(index(slow)), dim - 1)
+    if low == high:
+        high += 0.001
+    weights = [min(max((i - low) / (high - low), 0.0), 1.0) for i in range(dim // 2)]
+    theta = hand_inv_freq(dim, base)
+    return np.array([w * t / factor + (1 - w) * t for w, t in zip(weights, theta, strict=True)])
+
+
+@settings(deadline=None, max_examples=80)
+@given(
+    dim=st.sampled_from([16, 32, 64, 96, 128, 256]),
+    base=st.floats(min_value=500.0, max_value=1e7),
+    factor=st.floats(min_value=1.0, max_value=64.0),
+    length=st.integers(min_value=256, max_value=262_144),
+    fast=st.floats(min_value=1.0, max_value=128.0),
+    slow=st.floats(min_value=0.25, max_value=4.0),
+)
+def test_yarn_is_the_reference_codes_ramp_over_pair_indices(dim, base, factor, length, fast, slow):
+    # The ramp every released YaRN model was fine-tuned with, and that transformers and vLLM copy: linear over
+    # the pair index, not over the turns as in the paper's eq. (18).
+    fast = max(fast, slow)
+    keys = {"head_dim": dim, "rope_theta": base, "factor": factor, "original_max_position_embeddings": length}
+    inv_freq, _ = METHODS["yarn"](_yarn(beta_fast=fast, beta_slow=slow, **keys), None)
+    expected = reference_code_yarn_inv_freq(dim, base, factor, length, fast, slow)
+    np.testing.assert_allclose(inv_freq, expected, rtol=1e-12)
+
+
+def test_yarn_reference_ramp_differs_from_the_papers_equation():
+    # Same edges, different blend: for Llama 2's head stretched 16 times the paper's eq. (18) slows a mid-band
+    # pair about three times as much as the code does.
+    code = reference_code_yarn_inv_freq(128, 10000.0, 16.0, 4096, 32.0, 1.0)
+    paper, _ = yarn_paper_frequencies(_yarn())
+    theta = hand_inv_freq(128, 10000.0)
+    ratio = (theta / paper) / (theta / code)
+    np.testing.assert_allclose(ratio[:21], 1.0, rtol=1e-12)  # both keep the fast pairs
+    np.testing.assert_allclose(ratio[46:], 1.0, rtol=1e-12)  # and slow the slow ones s times
+    assert 2.5 < ratio.max() < 3.5 and int(np.argmax(ratio)) in range(30, 46)
 
 
 def test_yarn_truncation_rounds_band_edges_outward():

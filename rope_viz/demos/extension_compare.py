@@ -1,9 +1,9 @@
 """Every static context-extension method on the same axes: slow-down per pair, and score against distance.
 
 For one head (``d = 128``), one base, one scale factor ``s`` and one training length ``L``: how many times
-slower each pair turns under position interpolation, the NTK-aware base change, YaRN (as transformers computes
-it and with the paper's ramp) and Llama 3.1's rule; and the score of a fixed query and key against their
-distance, attention factor included.
+slower each pair turns under position interpolation, the NTK-aware base change, YaRN (as its authors'
+reference code computes it, which transformers and vLLM copy, and with the ramp of the paper's eq. (18)) and
+Llama 3.1's rule; and the score of a fixed query and key against their distance, attention factor included.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ WINDOW = 0.1
 STYLE = {
     "linear": ("PI", PI, "solid"),
     "ntk": ("NTK-aware", NTK, "solid"),
-    "yarn": ("YaRN (transformers)", YARN, "solid"),
-    "yarn_paper": ("YaRN (paper ramp)", YARN, "dot"),
+    "yarn": ("YaRN reference code = transformers, vLLM", YARN, "solid"),
+    "yarn_paper": ("YaRN paper, eq. (18)", YARN, "dot"),
     "llama3": ("Llama 3 (1, 4)", LLAMA3, "solid"),
 }
 #: The same query and key at every setting: unit vectors in every pair, so each pair contributes cos(r θᵢ′).

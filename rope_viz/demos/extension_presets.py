@@ -2,7 +2,8 @@
 
 For every preset of :mod:`rope_viz.presets`: how many times slower each pair turns than plain RoPE with the
 same base, which pairs are untouched, blended or interpolated, and every pair's wavelength before and after,
-against the model's original and extended context lengths.
+against the model's original length ``L``, the length ``L s`` its scaling aims at, and the
+``max_position_embeddings`` its config declares (three numbers that need not agree).
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from rope_viz.demos.extension_style import (
 from rope_viz.extension import scaling_summary
 from rope_viz.presets import PRESETS
 from rope_viz.scaling import RopeScaling, from_config
+
+#: Dashes of the wavelength panel's length lines (at most three distinct lengths: L, L·s and
+#: max_position_embeddings).
+LINE_DASHES = ("dash", "dashdot", "dot")
 
 #: Presets in the order of the slider: plain RoPE first, then the extension methods.
 PRESET_ORDER = (
@@ -60,10 +65,28 @@ def preset_scaling(name: str) -> RopeScaling:
     return from_config(config, seq_len=text_config.get("max_position_embeddings"))
 
 
-def context_lengths(scaling: RopeScaling) -> tuple[int | None, int | None]:
-    """Return ``(L, L_max)``: the original length (if the config names one), ``max_position_embeddings``."""
-    parameters = scaling.parameters
-    return parameters.original_max_position_embeddings, parameters.max_position_embeddings
+def context_lengths(scaling: RopeScaling) -> tuple[int | None, float | None, int | None]:
+    """Return ``(L, L s, L_max)``: original length, ``L`` times ``s`` and ``max_position_embeddings``.
+
+    The first two are ``None`` when the config names no original length.
+    """
+    summary = scaling_summary(scaling)
+    return summary["original_length"], summary["extended_length"], summary["max_position_embeddings"]
+
+
+def length_lines(scaling: RopeScaling) -> list[tuple[float, str]]:
+    """Return the horizontal lines of the wavelength panel: ``(tokens, label)`` for each distinct length.
+
+    Lengths that coincide share one line, whose label names them all (``"L = max_position_embeddings =
+    32,768"``), so that no two labels sit on top of each other.
+    """
+    original, extended, declared = context_lengths(scaling)
+    named = [(original, "L"), (extended, "L·s"), (declared, "max_position_embeddings")]
+    lines: dict[float, list[str]] = {}
+    for length, name in named:
+        if length is not None:
+            lines.setdefault(float(length), []).append(name)
+    return [(length, f"{' = '.join(names)} = {length:,.0f}") for length, names in lines.items()]
 
 
 class PresetBands(Demo):
@@ -91,8 +114,7 @@ class PresetBands(Demo):
         data += [
             wavelength_trace("plain RoPE, same base", PLAIN, "dash", marker_size=4),
             wavelength_trace("with the model's scaling", LONGROPE, "solid", marker_size=4),
-            reference_line("original length", "dash"),
-            reference_line("max_position_embeddings", "dot"),
+            *(reference_line(f"length {number}", dash) for number, dash in enumerate(LINE_DASHES)),
         ]
         layout = {
             "height": 860,
@@ -146,26 +168,25 @@ class PresetBands(Demo):
         scale = scaling.scale_per_pair
         classes = scaling.pair_classes
         plain = 2.0 * np.pi / scaling.default_inv_freq
-        original, extended = context_lengths(scaling)
-        lines = []
-        for length, label in ((original, "L"), (extended, "max_position_embeddings")):
-            if length is None:
-                lines.append({"x": [], "y": [], "text": []})
-            else:
-                lines.append(
-                    {"x": [-0.5, pairs - 0.5], "y": [length, length], "text": [f"{label} = {length:,}", ""]}
-                )
-        if original is not None and original == extended:
-            lines[1] = {"x": [], "y": [], "text": []}
+        lengths = length_lines(scaling)
+        lines = [
+            {"x": [-0.5, pairs - 0.5], "y": [length, length], "text": [label, ""]}
+            for length, label in lengths
+        ]
+        lines += [{"x": [], "y": [], "text": []} for _ in range(len(LINE_DASHES) - len(lines))]
 
         counts = summary["counts"]
         bands = "; ".join(
             f"{kind} pairs {first}–{last}" if first != last else f"{kind} pair {first}"
             for kind, (first, last) in summary["bands"].items()
         )
+        original, declared = summary["original_length"], summary["max_position_embeddings"]
+        spans = [] if original is None else [f"L = {original:,} → L·s = {summary['extended_length']:,.0f}"]
+        spans += [] if declared is None else [f"max_position_embeddings {declared:,}"]
         readout = (
             f"{name}: rope_type {summary['rope_type']}, d = {summary['dim']}, base {summary['base']:,.0f}, "
-            f"factor {summary['factor']:.4g}. {counts['untouched']} untouched, {counts['blended']} blended, "
+            f"factor {summary['factor']:.4g}{''.join('; ' + span for span in spans)}. "
+            f"{counts['untouched']} untouched, {counts['blended']} blended, "
             f"{counts['interpolated']} interpolated ({bands}). Longest wavelength "
             f"{summary['longest_plain_wavelength']:,.0f} → {summary['longest_wavelength']:,.0f} tokens; "
             f"logits × {summary['logit_factor']:.4g}."
@@ -173,9 +194,11 @@ class PresetBands(Demo):
         if scaling.rope_type == "longrope":
             long = scaling.seq_len is not None and original is not None and scaling.seq_len > original
             which = "long_factor (sequences longer than L)" if long else "short_factor (sequences up to L)"
-            readout += f" LongRoPE shown with its {which}."
-        lengths = [value for value in (original, extended) if value is not None]
-        y_values = np.concatenate([plain, scaling.wavelengths, lengths])
+            readout += (
+                f" LongRoPE shown with its {which}: searched divisors, which the classes only sort against "
+                "1 and s."
+            )
+        y_values = np.concatenate([plain, scaling.wavelengths, [length for length, _ in lengths]])
         top = max(float(scale.max()), 2.0)
         return View(
             traces=[

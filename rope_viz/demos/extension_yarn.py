@@ -131,7 +131,7 @@ class YarnBands(Demo):
             "shapes": [band_shape("x", "y", CLASS_STYLE["blended"][0]), band_shape("x2", "y2", YARN)],
             "annotations": [
                 panel_title("turns of each pair within L; the β lines bound the blend", 0.97),
-                panel_title("slow-down per pair: transformers' ramp and the paper's", 0.62),
+                panel_title("slow-down per pair: the reference code's ramp and the paper's", 0.62),
                 panel_title("attention temperature: on cos and sin, and on the logits", 0.25),
             ],
         }
@@ -139,8 +139,13 @@ class YarnBands(Demo):
             *classes,
             reference_line("beta_fast", "dash", axes=("x", "y")),
             reference_line("beta_slow", "dot", axes=("x", "y")),
-            slowdown_trace("transformers (ramp linear in pair index)", YARN, "lines+markers", "solid"),
-            slowdown_trace("paper (ramp linear in turns r)", PLAIN, "lines", "dash"),
+            slowdown_trace(
+                "YaRN reference code = transformers, vLLM (linear in pair index)",
+                YARN,
+                "lines+markers",
+                "solid",
+            ),
+            slowdown_trace("YaRN paper, eq. (18) (linear in turns ρ)", PLAIN, "lines", "dash"),
             temperature("on cos and sin: a = 0.1·ln s + 1", YARN, "dash"),
             temperature("on the logits: a²", YARN, "solid"),
             current,
@@ -169,7 +174,7 @@ class YarnBands(Demo):
         readout = (
             f"s = {factor:.3g}, L = {parameters.original_max_position_embeddings:,}, "
             f"beta_fast = {beta_fast:g}, "
-            f"beta_slow = {beta_slow:g}: transformers' ramp runs from pair index {low} to {high}; "
+            f"beta_slow = {beta_slow:g}: the reference code's ramp runs from pair index {low} to {high}; "
             f"{counts['untouched']} pairs untouched, {counts['blended']} blended, {counts['interpolated']} "
             f"slowed by s. Cos and sin × {attention:.4f}, so logits × {attention**2:.4f}."
         )

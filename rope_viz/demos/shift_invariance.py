@@ -42,7 +42,7 @@ HIGHLIGHT_COLOR = "#1a9e3f"
 
 
 def scheme_scores(scheme: int, q: np.ndarray, k: np.ndarray, m: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Score grid ``S[a, b] = s(m_a, n_b)`` of ``q`` and ``k`` under scheme ``0`` (RoPE), ``1`` or ``2``."""
+    """Score grid ``G[a, b] = score(m_a, n_b)`` of ``q`` and ``k``: scheme ``0`` (RoPE), ``1`` or ``2``."""
     if scheme == 0:
         return score_matrix(q, k, m, n, base=BASE)
     if scheme == 1:
@@ -144,7 +144,7 @@ class ShiftInvariance(Demo):
                 "range": [-WINDOW, WINDOW],
                 "zeroline": False,
             },
-            "yaxis2": {"domain": [0.0, 0.34], "title": {"text": "score s(m, n)"}, "anchor": "x2"},
+            "yaxis2": {"domain": [0.0, 0.34], "title": {"text": "score(m, n)"}, "anchor": "x2"},
             "annotations": [
                 _panel_title("score of every (query position m, key position n) in the window", 1.035),
                 _panel_title("the same scores against their offset: one value per offset?", 0.385),

@@ -31,12 +31,12 @@ def llama3_frequencies(parameters: RopeParameters, seq_len: int | None = None) -
     """Llama 3.1 scaling: keep fast pairs, divide slow pairs by ``s``, blend between by rotation count.
 
     With ``lambda_i = 2 pi / theta_i``, ``L = original_max_position_embeddings``, ``alpha = low_freq_factor``,
-    ``beta = high_freq_factor`` and ``r_i = L / lambda_i`` (turns over ``L``):
+    ``beta = high_freq_factor`` and ``rho_i = L / lambda_i`` (turns over ``L``):
 
     * ``lambda_i < L / beta``: ``theta_i' = theta_i``;
     * ``lambda_i > L / alpha``: ``theta_i' = theta_i / s``;
     * otherwise ``theta_i' = (1 - g_i) theta_i / s + g_i theta_i``, with
-      ``g_i = (r_i - alpha) / (beta - alpha)``.
+      ``g_i = (rho_i - alpha) / (beta - alpha)``.
 
     Parameters
     ----------
@@ -59,10 +59,11 @@ def llama3_frequencies(parameters: RopeParameters, seq_len: int | None = None) -
     8, 1, 4 and 8192 transformers quotes in ``_compute_llama3_parameters`` (modeling_rope_utils.py lines
     645-648); the Llama 3 paper
     (Grattafiori et al. 2024, "The Llama 3 Herd of Models", arXiv:2407.21783) does not spell out the formula.
-    The blend ``g`` is YaRN's paper ramp (linear in ``r``, arXiv:2309.00071 section 3.2) with
-    ``alpha = 1, beta = 4``, but without YaRN's attention factor. Unlike transformers' own YaRN code, whose
-    blend is linear in the pair index, this one is linear in ``r``. Both band edges belong to the blend, where
-    it meets the other two branches continuously (``g = 0`` at ``L / alpha``, ``g = 1`` at ``L / beta``).
+    The blend ``g`` is the ramp of the YaRN paper, eq. (18) (linear in the turns ``rho``, arXiv:2309.00071
+    section 3.2), with ``alpha = 1, beta = 4``, but without YaRN's attention factor. YaRN's reference code
+    (jquesnelle/yarn), which transformers and vLLM copy, blends linearly in the pair index instead; this rule
+    is linear in ``rho``. Both band edges belong to the blend, where it meets the other two branches
+    continuously (``g = 0`` at ``L / alpha``, ``g = 1`` at ``L / beta``).
 
     """
     plain = _plain_inv_freq(parameters.dim, parameters.rope_theta)

@@ -68,6 +68,11 @@ def longrope_frequencies(parameters: RopeParameters, seq_len: int | None = None)
     Notes
     -----
     The paper finds the per-pair factors (its lambda) by evolutionary search; a config ships the result.
+    Neither list has to keep any pair at its frequency, nor to stop at ``s``: Phi-3.5-mini's ``short_factor``
+    slows most pairs (up to about 2.8 times) at every length up to ``L``, and its ``long_factor`` slows its
+    slowest pairs about ``2 s`` times. With the attention factor on top, such a model never computes plain
+    RoPE. The classes of :func:`rope_viz.scaling.classify_pairs` (untouched, blended, interpolated) then only
+    sort the searched divisors by size, against 1 and ``s``; no ramp joins them as in YaRN or Llama 3.1.
     In transformers:
 
     * the list is chosen per call from ``seq_len`` (line 571); in a model, ``longrope_frequency_update``

@@ -62,8 +62,17 @@ def ntk_frequencies(parameters: RopeParameters, seq_len: int | None = None) -> t
     -----
     Proposed by bloc97 in the 2023 r/LocalLLaMA post "NTK-Aware Scaled RoPE allows LLaMA models to have
     extended (8k+) context size without any fine-tuning and minimal perplexity degradation", and written up as
-    "NTK-aware interpolation" in section 3.1 of the YaRN paper (Peng et al. 2023, arXiv:2309.00071). It is not
-    in transformers, whose NTK variant is the dynamic one (:func:`dynamic_frequencies`).
+    "NTK-aware interpolation" in section 3.1 of the YaRN paper (Peng et al. 2023, arXiv:2309.00071).
+
+    The pairs just faster than the slowest are slowed by less than ``s``, so at ``L' = s L`` they still turn
+    past their trained arc (``tests/test_extension.py``). Section 3.1 of the YaRN paper notes that for this
+    reason the factor does not give an extension by ``s``, and that in practice it must be set above
+    ``L' / L``.
+
+    transformers has no static NTK ``rope_type``, from the pull request that added RoPE scaling to it
+    (huggingface/transformers#24653, 2023) up to release 5.23 (the one ``tests/reference`` was generated
+    with): its NTK variant is the dynamic one (:func:`dynamic_frequencies`). A pull request adding ``"ntk"``
+    (huggingface/transformers#32424) was closed without being merged.
 
     """
     base = ntk_base(parameters.rope_theta, parameters.factor, parameters.dim)
@@ -106,18 +115,26 @@ def dynamic_frequencies(parameters: RopeParameters, seq_len: int | None = None) 
 
     Notes
     -----
-    transformers credits the Reddit users bloc97 and emozilla (r/LocalLLaMA, 2023); section 3.3 of the YaRN
-    paper (arXiv:2309.00071) defines dynamic scaling with ``s = max(1, l / L)``. Where transformers differs:
+    The scale ``s * l / L - (s - 1)`` is the one of the original dynamic-scaling code, which transformers
+    credits to the Reddit users bloc97 and emozilla (r/LocalLLaMA, June 2023) in the docstring of
+    ``_compute_dynamic_ntk_parameters`` (modeling_rope_utils.py; the formula is on line 341). The YaRN
+    authors' repository has the same formula (jquesnelle/yarn,
+    ``scaled_rope/LlamaDynamicScaledRotaryEmbedding.py``). The YaRN paper (arXiv:2309.00071; section 3.3 of
+    its first version, 3.4 of the ICLR 2024 one) later restates dynamic scaling as ``s = max(1, l / L)``,
+    which is this rule at ``factor = 1``. In transformers:
 
-    * the scale is ``s * l / L - (s - 1)`` (modeling_rope_utils.py line 341), which equals the paper's
-      ``l / L`` only at ``factor = 1``. So ``factor = 1`` is *not* plain RoPE beyond ``L``: it is the paper's
-      dynamic scaling. ``factor`` sets the slope;
+    * ``factor = 1`` is *not* plain RoPE beyond ``L``: it is the paper's dynamic scaling. ``factor`` sets the
+      slope ``factor / L``;
     * ``l`` is clamped to at least ``max_position_embeddings``, not ``original_max_position_embeddings``
       (lines 330-338);
     * in a model, the rotary module recomputes only when a sequence is longer than any seen so far and resets
       to plain RoPE when one is shorter than ``L`` (``dynamic_frequency_update``, lines 101-119). Its
       frequencies for a given length can therefore depend on earlier calls; this function is the stateless
-      rule.
+      rule;
+    * keys enter the key-value cache already rotated, with the frequencies of their own step
+      (huggingface/transformers#25104), where the YaRN paper asks for caching them before rotation. In the
+      discussion of huggingface/transformers#24653, its participants reported no significant difference
+      between the two.
 
     """
     scale = dynamic_scale(parameters, seq_len)

@@ -3,6 +3,13 @@
 Paper: arXiv:2309.00071. YaRN leaves the fast pairs alone, interpolates the slow ones by ``s``
 ("NTK-by-parts", paper section 3.2) and multiplies cos and sin by ``0.1 ln s + 1`` (section 3.4), so that
 attention logits grow by its square.
+
+This module computes YaRN as the authors' reference code does (github.com/jquesnelle/yarn,
+``_yarn_find_correction_range`` and ``_yarn_linear_ramp_mask`` in ``scaled_rope/modeling_llama_yarn.py``),
+which is the code the released YaRN models were fine-tuned with. Hugging Face transformers
+(``_compute_yarn_parameters``) and vLLM (``yarn_find_correction_range``, ``yarn_linear_ramp_mask``) copy it
+step for step. Its blend runs linearly over the pair index, while the paper's equation (18) runs linearly over
+the number of turns; :func:`rope_viz.extension.yarn_paper_frequencies` evaluates the paper's version.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ def yarn_attention_factor(parameters: RopeParameters) -> float:
     """Return the multiplier YaRN applies to cos and sin.
 
     ``attention_factor`` if given; else ``get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)`` when both
-    ``mscale`` and ``mscale_all_dim`` are non-zero; else ``get_mscale(s) = 0.1 ln s + 1`` (paper eq. for
+    ``mscale`` and ``mscale_all_dim`` are non-zero; else ``get_mscale(s) = 0.1 ln s + 1`` (paper eq. (22) for
     ``sqrt(1/t)``, section 3.4). This is transformers' rule (modeling_rope_utils.py lines 436-440): one of
     ``mscale`` or ``mscale_all_dim`` alone is ignored, and equal values give exactly 1.
     """
@@ -61,8 +68,9 @@ def yarn_attention_factor(parameters: RopeParameters) -> float:
 def yarn_pair_index(rotations: float, parameters: RopeParameters) -> float:
     """Return the fractional pair index ``i`` that turns ``rotations`` times over ``L``.
 
-    ``L`` is ``original_max_position_embeddings``. Solves ``L / lambda_i = r`` with
-    ``lambda_i = 2 pi b ** (2 i / d)``: ``i = d ln(L / (2 pi r)) / (2 ln b)``.
+    ``L`` is ``original_max_position_embeddings``. Solves ``L / lambda_i = rho`` with
+    ``lambda_i = 2 pi b ** (2 i / d)``: ``i = d ln(L / (2 pi rho)) / (2 ln b)`` (the reference code's
+    ``_yarn_find_correction_dim``; its result counts pairs, not dimensions, although the code calls it a dim).
     """
     length = parameters.original_max_position_embeddings
     return (
@@ -78,8 +86,8 @@ def yarn_correction_range(parameters: RopeParameters) -> tuple[float, float]:
     Pairs ``i <= low`` keep their frequency, pairs ``i >= high`` are divided by ``s``, and the blend is
     linear in ``i`` in between. ``low`` is the pair that turns ``beta_fast`` times over ``L``, ``high`` the
     one that turns ``beta_slow`` times; with ``truncate`` they are rounded outward (floor, ceil). Both are
-    clamped to ``[0, dim - 1]``, as transformers does (line 459): the upper clamp is ``dim - 1``, not
-    ``dim // 2 - 1``.
+    clamped to ``[0, dim - 1]``, as in the reference code's ``_yarn_find_correction_range`` and in
+    transformers (line 459): the upper clamp is ``dim - 1``, not ``dim // 2 - 1``.
 
     Examples
     --------
@@ -97,7 +105,11 @@ def yarn_correction_range(parameters: RopeParameters) -> tuple[float, float]:
 
 
 def yarn_ramp(parameters: RopeParameters) -> np.ndarray:
-    """Weight of the interpolated frequency per pair: 0 up to ``low``, 1 from ``high``, linear between."""
+    """Weight of the interpolated frequency per pair: 0 up to ``low``, 1 from ``high``, linear between.
+
+    The reference code's ``_yarn_linear_ramp_mask`` over the pair indices ``0 .. dim/2 - 1``, with the edges
+    of :func:`yarn_correction_range`; equal edges are moved apart by 0.001 as there.
+    """
     low, high = yarn_correction_range(parameters)
     if low == high:
         high = high + _SINGULAR_RAMP_WIDTH
@@ -108,9 +120,9 @@ def yarn_ramp(parameters: RopeParameters) -> np.ndarray:
 def yarn_frequencies(parameters: RopeParameters, seq_len: int | None = None) -> tuple[np.ndarray, float]:
     """YaRN: NTK-by-parts interpolation plus an attention temperature.
 
-    Implements ``theta_i' = (1 - gamma_i) theta_i / s + gamma_i theta_i`` (paper eq. for ``h(theta_d)``,
-    section 3.2) with ``gamma_i = 1 - ramp_i`` from :func:`yarn_ramp`, and returns
-    :func:`yarn_attention_factor` as the factor on cos and sin.
+    Implements ``theta_i' = (1 - gamma_i) theta_i / s + gamma_i theta_i`` (paper eq. (20) for
+    ``h(theta_d)``, section 3.2) with ``gamma_i = 1 - ramp_i`` from :func:`yarn_ramp`, the ramp of the
+    authors' reference code, and returns :func:`yarn_attention_factor` as the factor on cos and sin.
 
     Parameters
     ----------
@@ -131,15 +143,22 @@ def yarn_frequencies(parameters: RopeParameters, seq_len: int | None = None) -> 
 
     Notes
     -----
-    How transformers (modeling_rope_utils.py ``_compute_yarn_parameters``) differs from the paper:
+    Where the code that YaRN models run differs from the paper's equations. The first two points hold for
+    the authors' reference code (jquesnelle/yarn) and for transformers (modeling_rope_utils.py
+    ``_compute_yarn_parameters``) and vLLM alike, which copy it:
 
-    * the paper's ramp ``gamma(r) = (r - alpha) / (beta - alpha)`` (``alpha = beta_slow``,
-      ``beta = beta_fast``) is linear in the rotation count ``r = L / lambda``; the code converts
-      ``beta_fast`` and ``beta_slow`` to pair indices (``find_correction_dim``, line 450) and ramps linearly
-      in the pair index (``linear_ramp_factor``, line 465). As ``i`` is linear in ``ln r``, the code's
-      ``gamma`` is ``ln(r / beta_slow) / ln(beta_fast / beta_slow)``; with ``truncate`` (the default,
-      line 475) the edges are further rounded outward to whole indices;
+    * the paper's ramp, eq. (18), ``gamma(rho) = (rho - alpha) / (beta - alpha)`` (``alpha = beta_slow``,
+      ``beta = beta_fast``), is linear in the number of turns ``rho = L / lambda`` (the paper writes ``r``);
+      the code converts ``beta_fast`` and ``beta_slow`` to pair indices (transformers'
+      ``find_correction_dim``, line 450) and ramps linearly in the pair index (``linear_ramp_factor``,
+      line 465). As ``i`` is linear in ``ln rho``, the code's ``gamma`` is
+      ``ln(rho / beta_slow) / ln(beta_fast / beta_slow)``; the edges are further rounded outward to whole
+      indices (transformers' ``truncate``, the default, line 475; the reference code always rounds). The
+      released YaRN models were fine-tuned with this ramp;
     * the upper edge is clamped to ``dim - 1`` rather than the last pair ``dim // 2 - 1`` (line 459);
+
+    and in transformers:
+
     * ``beta_fast`` and ``beta_slow`` fall back to 32 and 1 with ``or`` (lines 444-445), so a 0 also becomes
       the default; this module rejects 0 instead;
     * the attention factor combines DeepSeek's ``mscale`` and ``mscale_all_dim`` as a ratio of ``get_mscale``
@@ -147,7 +166,11 @@ def yarn_frequencies(parameters: RopeParameters, seq_len: int | None = None) -> 
       then multiplies its softmax scale by ``get_mscale(s, mscale_all_dim) ** 2`` itself;
     * ``factor = None`` is replaced by ``max_position_embeddings / original_max_position_embeddings``
       (lines 427-428); a missing ``original_max_position_embeddings`` falls back to
-      ``max_position_embeddings`` during config standardisation (line 843).
+      ``max_position_embeddings`` during config standardisation (line 843);
+    * transformers 4.51 to 4.55 replaced an explicit ``factor`` by ``max_position_embeddings /
+      original_max_position_embeddings`` whenever the block named the latter (huggingface/transformers issue
+      #38224; fixed in 4.56), so a block that keeps both lengths equal, as Qwen2.5's model card does, ran
+      plain RoPE there. This module follows transformers 5.x and uses the given ``factor``.
 
     At ``s = 1`` the two frequency sets coincide and ``get_mscale`` returns 1, so YaRN reduces to plain RoPE
     with ``attention_factor = 1`` (unless ``attention_factor`` is given explicitly).
