@@ -126,3 +126,49 @@ def angles(positions: object, inv_freq: object) -> np.ndarray:
             f"got shape {frequencies.shape}"
         )
     return np.multiply.outer(positions, frequencies)
+
+
+def cos_sin_table(positions: object, inv_freq: object) -> tuple[np.ndarray, np.ndarray]:
+    """Cosine and sine of every pair's angle at every position: the table of RoPE and of sinusoidal PE.
+
+    Implements ``C[..., i] = cos(m * theta_i)`` and ``S[..., i] = sin(m * theta_i)`` for the angles of
+    :func:`angles`. Both position schemes read row ``m`` of this table (RoFormer, Su et al. 2021,
+    arXiv:2104.09864, sec. 3.2.2 and 3.4.2; Vaswani et al. 2017, sec. 3.5):
+
+    * a sinusoidal embedding *adds* it to the token vector at the input,
+      ``p_m[2i] = S[m, i]`` and ``p_m[2i + 1] = C[m, i]``;
+    * RoPE *rotates* pair ``(a, b)`` of a query or key by it,
+      ``y_a = x_a C[m, i] - x_b S[m, i]`` and ``y_b = x_a S[m, i] + x_b C[m, i]``,
+      with ``(a, b) = (2i, 2i+1)`` (interleaved) or ``(i, i + d/2)`` (half); the table does not depend on the
+      pairing convention.
+
+    Parameters
+    ----------
+    positions : array_like
+        Shape ``(seq,)``, any other shape, or a scalar; finite, may be fractional.
+    inv_freq : array_like
+        Shape ``(d/2,)``: finite, positive frequencies, e.g. from :func:`inv_freq`.
+
+    Returns
+    -------
+    cos, sin : numpy.ndarray
+        Each of shape ``positions.shape + (d/2,)`` (so ``(seq, d/2)``), float64, in ``[-1, 1]``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`angles`.
+
+    Examples
+    --------
+    >>> cos, sin = cos_sin_table([0.0, np.pi / 2], [1.0, 0.01])
+    >>> print(np.round(cos, 4) + 0.0)
+    [[1.     1.    ]
+     [0.     0.9999]]
+    >>> print(np.round(sin, 4) + 0.0)
+    [[0.     0.    ]
+     [1.     0.0157]]
+
+    """
+    phi = angles(positions, inv_freq)  # (..., d/2)
+    return np.cos(phi), np.sin(phi)

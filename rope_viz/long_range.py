@@ -35,6 +35,7 @@ __all__ = [
     "local_maxima",
     "monte_carlo_scores",
     "pair_products",
+    "partial_sum_walk",
     "partial_sums",
     "phase_coherence",
     "relative_bound",
@@ -337,3 +338,37 @@ def first_below(distances: object, values: object, level: float) -> float | None
         raise ValueError(f"distances and values must be 1-D of the same length, got {r.shape} and {y.shape}")
     below = np.flatnonzero(y < level)
     return float(r[below[0]]) if below.size else None
+
+
+def partial_sum_walk(distances: object, inv_freq: object) -> np.ndarray:
+    """Return the stops of the walk of RoFormer's partial sums, ``S_0(r) = 0, S_1(r), ..., S_{d/2}(r)``.
+
+    Implements ``S_j(r) = sum_{i=0}^{j-1} exp(1j r theta_i)`` for ``j = 0 .. d/2`` (Su et al. 2021,
+    arXiv:2104.09864, sec. 3.4.3), starting at ``S_0 = 0``: the walk takes the pairs' unit arrows one after
+    the other, step ``i`` going from ``S_i`` to ``S_{i+1} = S_i + exp(1j r theta_i)``. Its last stop is the
+    full sum, whose length is ``(d/2) C(r)`` (:func:`phase_coherence`); the mean distance of the stops
+    ``S_1 .. S_{d/2}`` from the origin is ``B(r)`` (:func:`relative_bound`), and ``|S_j(r)| <= j``.
+
+    Parameters
+    ----------
+    distances : array_like
+        Relative distances ``r = m - n``, any shape (a scalar gives one walk); finite.
+    inv_freq : array_like
+        Shape ``(d/2,)``: positive frequencies ``theta_i`` in radians per token.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``distances.shape + (d/2 + 1,)``, complex128; entry ``[..., j]`` is ``S_j``.
+
+    Examples
+    --------
+    At ``r = 0`` every arrow is 1 and the walk runs straight along the real axis:
+
+    >>> print(partial_sum_walk(0.0, [1.0, 0.1, 0.01]).real)
+    [0. 1. 2. 3.]
+
+    """
+    sums = partial_sums(distances, inv_freq)  # (..., d/2)
+    start = np.zeros((*sums.shape[:-1], 1), dtype=sums.dtype)
+    return np.concatenate([start, sums], axis=-1)

@@ -21,9 +21,11 @@ from rope_viz.demos.extension_presets import (
 )
 from rope_viz.demos.extension_resolution import InterpolationResolution
 from rope_viz.demos.extension_style import pair_range
+from rope_viz.demos.extension_temperature import KEYS, TRAINED_KEYS, YarnTemperature
 from rope_viz.demos.extension_yarn import YarnBands, yarn_parameters
 from rope_viz.figures.static import build_payload
 from rope_viz.scaling import dynamic_scale, yarn_correction_range
+from rope_viz.temperature import attention_entropy, best_key_weight, restoring_factor
 
 
 def _y(update: dict) -> np.ndarray:
@@ -80,6 +82,28 @@ def test_yarn_band_is_the_correction_range_and_the_temperature_is_squared():
     a, a_squared = view.traces[-1]["y"]
     assert a == pytest.approx(0.1 * np.log(16) + 1, rel=1e-4)
     assert a_squared == pytest.approx(a**2, rel=1e-4)
+
+
+def test_temperature_curves_are_the_softmax_model_with_and_without_yarns_factor():
+    view = YarnTemperature().view(factor=16, gap=5)
+    c = (0.1 * np.log(16) + 1) ** 2
+    plain, yarn, at_l = view.traces[0], view.traces[1], view.traces[2]
+    np.testing.assert_allclose(plain["x"], KEYS)
+    np.testing.assert_allclose(plain["y"], best_key_weight(KEYS, 5.0), rtol=1e-3)
+    np.testing.assert_allclose(yarn["y"], best_key_weight(KEYS, 5.0, c), rtol=1e-3)
+    assert np.all(np.array(yarn["y"]) > np.array(plain["y"]))  # the factor sharpens at every length
+    assert at_l["y"][0] == pytest.approx(float(best_key_weight(TRAINED_KEYS, 5.0)), rel=1e-3)
+    entropy_plain, entropy_yarn = view.traces[7]["y"], view.traces[8]["y"]
+    np.testing.assert_allclose(entropy_plain, attention_entropy(KEYS, 5.0), rtol=1e-3)
+    assert np.all(np.diff(entropy_plain) > 0)  # more keys, more entropy
+    assert np.all(np.array(entropy_yarn) <= np.array(entropy_plain))
+    markers = view.traces[5]
+    assert markers["x"] == [16 * TRAINED_KEYS] * 2
+    restore = float(restoring_factor(16 * TRAINED_KEYS, TRAINED_KEYS, 5.0))
+    assert f"× {c:.3f}" in view.readout and f"× {restore:.3f}" in view.readout
+    # without an extension the factor is 1 and nothing changes
+    flat = YarnTemperature().view(factor=1, gap=5)
+    assert flat.traces[0]["y"] == flat.traces[1]["y"]
 
 
 def test_llama3_dense_curve_passes_through_the_pairs():

@@ -179,3 +179,69 @@ def test_invalid_arguments_are_refused():
         lr.relative_bound([0.0], [1.0, -0.1])
     with pytest.raises(ValueError, match="same size"):
         lr.abel_factor([1.0, 0.0], [1.0, 0.0, 0.0, 0.0])
+
+
+# The walk of the partial sums ------------------------------------------------------------------------------
+
+
+@PROPERTY
+@given(dim=dims, base=bases, r=distances)
+def test_the_walk_starts_at_zero_and_ends_at_the_full_sum(dim, base, r):
+    thetas = hand_frequencies(dim, base)
+    walk = lr.partial_sum_walk(r, thetas)
+    assert walk.shape == (dim // 2 + 1,)
+    assert walk[0] == 0
+    full = sum(cmath.exp(1j * r * t) for t in thetas)  # computed pair by pair, without the library
+    assert abs(walk[-1] - full) <= 1e-9 * dim
+    np.testing.assert_allclose(walk[1:], hand_partial_sums(r, thetas), atol=1e-9 * dim)
+    assert abs(walk[-1]) / (dim // 2) == pytest.approx(lr.phase_coherence([r], thetas)[0], abs=1e-9)
+
+
+@PROPERTY
+@given(dim=dims, base=bases, r=distances)
+def test_every_step_of_the_walk_is_the_unit_arrow_of_its_pair(dim, base, r):
+    thetas = hand_frequencies(dim, base)
+    steps = np.diff(lr.partial_sum_walk(r, thetas))  # step i goes from S_i to S_{i+1}
+    np.testing.assert_allclose(np.abs(steps), 1.0, atol=1e-9)
+    for step, t in zip(steps, thetas, strict=True):
+        assert abs(step - cmath.exp(1j * r * t)) <= 1e-9 * dim
+
+
+@PROPERTY
+@given(dim=dims, base=bases, r=distances)
+def test_the_stops_of_the_walk_are_no_farther_than_their_number_and_average_to_the_bound(dim, base, r):
+    thetas = hand_frequencies(dim, base)
+    lengths = np.abs(lr.partial_sum_walk(r, thetas))
+    # |S_j| <= j: j unit steps reach at most j from the origin (the triangle inequality), equality at r = 0
+    assert np.all(lengths <= np.arange(dim // 2 + 1) + 1e-9)
+    assert lengths[1:].mean() == pytest.approx(lr.relative_bound([r], thetas)[0], rel=1e-9, abs=1e-9)
+    assert lengths[1:].mean() <= (dim // 2 + 1) / 2 + 1e-9  # B(r) <= B(0)
+
+
+@PROPERTY
+@given(data=st.data(), dim=dims, base=bases, r=distances, convention=conventions)
+def test_the_walk_gives_the_content_free_factor_of_the_bound(data, dim, base, r, convention):
+    q, k = data.draw(vectors(dim)), data.draw(vectors(dim))
+    lengths = np.abs(lr.partial_sum_walk(r, rv.inv_freq(dim, base)))
+    bound = lr.abel_factor(q, k, convention) * lengths[1:].sum()
+    assert bound == pytest.approx(
+        lr.abel_bound(q, k, [r], base=base, convention=convention)[0], rel=1e-9, abs=1e-9
+    )
+    assert (
+        lr.complex_score_magnitude(q, k, [r], base=base, convention=convention)[0]
+        <= bound * (1 + 1e-9) + 1e-9
+    )
+
+
+def test_the_walk_at_distance_zero_runs_straight_along_the_real_axis():
+    walk = lr.partial_sum_walk(0.0, rv.inv_freq(128, 10_000.0))
+    np.testing.assert_array_equal(walk, np.arange(65.0))
+
+
+def test_walks_of_several_distances_stack_along_the_leading_axes():
+    thetas = rv.inv_freq(16, 500.0)
+    r = np.array([[0.0, 3.0], [40.0, -7.5]])
+    walks = lr.partial_sum_walk(r, thetas)
+    assert walks.shape == (2, 2, 9)
+    for index in np.ndindex(r.shape):
+        np.testing.assert_array_equal(walks[index], lr.partial_sum_walk(r[index], thetas))

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 import rope_viz as rv
 from rope_viz.attention import ToyHead
-from rope_viz.demos.why_position import SENTENCE, SHIFTS, SWAPPED, ShiftTheSentence, sentence_logits
+from rope_viz.demos.why_position import (
+    SENTENCE,
+    SHIFTS,
+    SWAPPED,
+    ContentPicksTheDistance,
+    ShiftTheSentence,
+    sentence_logits,
+)
 from rope_viz.position_schemes import (
     ALiBi,
     LearnedAbsolute,
@@ -333,3 +340,20 @@ def test_shift_demo_without_position_only_moves_numbers_between_cells():
     np.testing.assert_allclose(swapped, original[np.ix_(order, order)])
     rope = [np.array(demo.view(shift=0, swap=s).traces[5]["z"]) for s in (0, 1)]
     assert not np.allclose(rope[1], rope[0][np.ix_(order, order)], atol=1e-3)
+
+
+def test_content_demo_peaks_at_r0_under_rope_and_at_distance_zero_under_alibi():
+    demo = ContentPicksTheDistance()
+    q = demo.q
+    for r0 in (0, 7, 25, 40):
+        k = rv.rotation_matrix(r0, q.size) @ q  # the query turned by r0 positions
+        for slope in demo.slopes:
+            view = demo.view(r0=r0, slope=slope)
+            rope, alibi = np.array(view.traces[0]["y"]), np.array(view.traces[1]["y"])
+            by_hand = [(rv.rotation_matrix(r, q.size) @ q) @ k for r in range(41)]
+            np.testing.assert_allclose(rope, by_hand, atol=1e-3)
+            np.testing.assert_allclose(alibi, q @ k - slope * np.arange(41), atol=1e-3)
+            assert view.traces[2]["x"] == [r0] and view.traces[2]["y"][0] == pytest.approx(q @ q, abs=1e-3)
+            assert view.traces[3]["x"] == [0] and int(np.argmax(alibi)) == 0
+            # at distance 0 nothing is rotated and nothing subtracted: both curves start at q . k
+            assert rope[0] == pytest.approx(alibi[0], abs=1e-3)

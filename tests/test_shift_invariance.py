@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import rope_viz as rv
 from rope_viz.demos.base import Control
-from rope_viz.demos.shift_invariance import SHIFTS, ShiftInvariance
+from rope_viz.demos.shift_invariance import SHIFTS, ShiftInvariance, SinusoidalTerms
 from rope_viz.shift_invariance import (
     additive_score_matrix,
     diagonal_spread,
@@ -135,3 +135,22 @@ def test_demo_cloud_plots_each_cell_at_its_offset():
     n = np.array(view.traces[0]["x"])[None, :]
     np.testing.assert_array_equal(view.traces[2]["x"], (m - n).ravel())
     np.testing.assert_array_equal(view.traces[2]["y"], grid.ravel())
+
+
+def test_terms_demo_splits_the_added_score_and_only_the_cross_terms_move():
+    demo = SinusoidalTerms()
+    q, k = demo.q, demo.k
+    theta = 10_000.0 ** (-np.arange(0, 8, 2) / 8)
+
+    def p(position):  # sines at the even coordinates, cosines at the odd ones (Vaswani et al., 2017)
+        return np.column_stack([np.sin(position * theta), np.cos(position * theta)]).ravel()
+
+    start = np.array(demo.view(shift=0).traces[0]["y"])
+    for shift in SHIFTS:
+        bars = np.array(demo.view(shift=shift).traces[0]["y"])
+        m, n = 10 + shift, 4 + shift
+        np.testing.assert_allclose(bars[:4], [q @ k, q @ p(n), p(m) @ k, p(m) @ p(n)], atol=1e-4)
+        assert bars[4] == pytest.approx(additive_score_matrix(q, k, [m], [n])[0, 0], abs=1e-4)
+        assert bars[0] == pytest.approx(start[0]) and bars[3] == pytest.approx(start[3], abs=1e-4)
+        if shift:
+            assert np.abs(bars[1:3] - start[1:3]).max() > 0.05

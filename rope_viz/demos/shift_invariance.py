@@ -6,6 +6,10 @@ element-wise sin/cos product (a broken "RoPE" found in tutorials) multiplies the
 the window by a shift ``t`` leaves RoPE's grid unchanged and changes the other two. The lower panel plots
 every cell of the grid against its offset ``m - n``: one value per offset (a curve) exactly when the score
 depends on the offset alone.
+
+:class:`SinusoidalTerms` splits the added-embedding score of the highlighted pair ``(10 + t, 4 + t)`` into its
+four terms ``q . k + q . PE(n) + PE(m) . k + PE(m) . PE(n)``: the first and the last stay as ``t`` moves, the
+two cross terms, which pair the content with one absolute position, do not.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import numpy as np
 
 from rope_viz.demos.base import Control, Demo, View
 from rope_viz.mistakes import sincos_product_score_matrix
+from rope_viz.position_schemes import sinusoidal_embeddings
 from rope_viz.scores import score_matrix
 from rope_viz.shift_invariance import (
     additive_score_matrix,
@@ -190,6 +195,110 @@ class ShiftInvariance(Demo):
             layout={"yaxis2.range": [-1.08 * limit, 1.08 * limit]},
             readout=readout,
         )
+
+
+#: The four terms of the added-embedding score, in the order of the bars, and their sum.
+TERMS = ("q·k", "q·pₙ", "pₘ·k", "pₘ·pₙ", "score")
+TERM_LABELS = (
+    "q·k<br>content<br>only",
+    "q·pₙ<br>content ×<br>key position",
+    "pₘ·k<br>query position<br>× content",
+    "pₘ·pₙ<br>positions<br>only",
+    "score<br>(the sum)",
+)
+TERM_COLORS = ("#7f7f7f", "#e8710a", "#e8710a", "#1f77b4", HIGHLIGHT_COLOR)
+
+
+def sinusoidal_terms(q: np.ndarray, k: np.ndarray, m: float, n: float) -> np.ndarray:
+    """Return the terms ``(q . k, q . p_n, p_m . k, p_m . p_n)`` of ``(q + p_m) . (k + p_n)``, shape ``(4,)``.
+
+    ``p_m`` is the sinusoidal vector of position ``m`` (Vaswani et al., 2017), base 10,000.
+    """
+    p_m, p_n = sinusoidal_embeddings(np.array([m, n], dtype=np.float64), q.size, BASE)
+    return np.array([q @ k, q @ p_n, p_m @ k, p_m @ p_n])
+
+
+class SinusoidalTerms(Demo):
+    """The four terms of the added-sinusoidal score of one pair at offset 6, as both positions shift."""
+
+    title = "Added sinusoidal embeddings: which terms of the score move when both positions shift?"
+    controls = (
+        Control("shift", "shift t of both positions", SHIFTS, 0, 0, 5000, unit="tokens", integer=True),
+    )
+
+    def __init__(self) -> None:
+        self.q, self.k = gaussian_vectors_from_python_random(seed=1, dim=8)
+        m0, n0 = HIGHLIGHT
+        self.start = self.values(0)
+        # A fixed value axis for every shift of the live range, so that bars compare across shifts.
+        shifts = np.arange(0, 5001, dtype=np.float64)
+        p_m = sinusoidal_embeddings(m0 + shifts, self.q.size, BASE)  # (shifts, d)
+        p_n = sinusoidal_embeddings(n0 + shifts, self.q.size, BASE)
+        cross = np.concatenate([p_n @ self.q, p_m @ self.k])
+        totals = additive_score_matrix(self.q, self.k, m0 + shifts, n0 + shifts, base=BASE).diagonal()
+        extremes = np.concatenate([cross, totals, self.start])
+        pad = 0.08 * float(np.ptp(extremes))
+        self.range = [round(float(extremes.min()) - pad, 2), round(float(extremes.max()) + pad, 2)]
+
+    def values(self, shift: float) -> np.ndarray:
+        """Return the four terms and their sum for the pair ``(10 + shift, 4 + shift)``, shape ``(5,)``."""
+        m0, n0 = HIGHLIGHT
+        terms = sinusoidal_terms(self.q, self.k, m0 + shift, n0 + shift)
+        return np.append(terms, terms.sum())
+
+    def base_figure(self) -> dict:
+        """One bar per term, and a mark at each bar's value at shift 0."""
+        x = list(range(len(TERMS)))
+        data = [
+            {
+                "type": "bar",
+                "name": "at this shift",
+                "showlegend": False,
+                "x": x,
+                "width": 0.6,
+                "marker": {"color": list(TERM_COLORS)},
+                "hovertemplate": "%{y:.4f}<extra></extra>",
+            },
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": "each term at shift 0",
+                "x": x,
+                "y": self.start.round(4).tolist(),
+                "marker": {"symbol": "line-ew-open", "size": 46, "color": "#d62728", "line": {"width": 3}},
+                "hovertemplate": "at shift 0: %{y:.4f}<extra></extra>",
+            },
+        ]
+        layout = {
+            "height": 560,
+            "margin": {"l": 70, "r": 30, "t": 30, "b": 110},
+            "font": {"size": 15},
+            "showlegend": True,
+            "legend": {"orientation": "h", "x": 0.0, "y": 1.02, "yanchor": "bottom"},
+            "xaxis": {
+                "tickmode": "array",
+                "tickvals": x,
+                "ticktext": list(TERM_LABELS),
+                "tickangle": 0,
+                "tickfont": {"size": 13},
+                "range": [-0.5, len(TERMS) - 0.5],
+                "title": {"text": "term of (q + pₘ)·(k + pₙ), pair (10 + t, 4 + t)"},
+            },
+            "yaxis": {"range": self.range, "zeroline": True, "title": {"text": "value (no unit)"}},
+        }
+        return {"data": data, "layout": layout}
+
+    def view(self, *, shift: float) -> View:
+        """Show the terms of the pair ``(10 + shift, 4 + shift)`` as bars."""
+        s = round(shift)
+        now = self.values(s)
+        m0, n0 = HIGHLIGHT
+        parts = ", ".join(f"{name} = {value:+.4f}" for name, value in zip(TERMS[:4], now[:4], strict=True))
+        readout = (
+            f"(m, n) = ({m0 + s:,}, {n0 + s:,}), offset {m0 - n0}: {parts}; score {now[4]:.4f} "
+            f"(at shift 0: {self.start[4]:.4f})."
+        )
+        return View(traces=[{"y": now.round(4).tolist()}, {}], readout=readout)
 
 
 def _panel_title(text: str, y: float) -> dict:

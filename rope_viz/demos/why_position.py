@@ -5,6 +5,11 @@ The sentence "the dog bit the man" sits at positions ``t .. t + 4``. Each panel 
 moves the whole sentence: the relative schemes (T5 bias, ALiBi, RoPE) keep every number, the absolute ones
 (learned, sinusoidal) do not, and the learned table runs out of rows at its length ``L``. Swapping "dog" and
 "man" shows that without any position signal the same numbers only move to other cells.
+
+:class:`ContentPicksTheDistance` places one key at every distance ``0 .. 40`` from a query. Its content is the
+query turned by ``r0`` positions. Under RoPE the score ``<R_r q, R_r0 q>`` is highest where the two rotations
+cancel, at ``r = r0``; under ALiBi the logit is the same content logit ``q . k`` minus ``eta r``, highest at
+distance 0 whatever the content.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ import numpy as np
 
 from rope_viz.attention import ToyHead
 from rope_viz.demos.base import Control, Demo, View
-from rope_viz.position_schemes import LearnedAbsolute, PositionScheme, all_schemes
+from rope_viz.position_schemes import LearnedAbsolute, PositionScheme, alibi_bias, alibi_slopes, all_schemes
+from rope_viz.rotation import rotate
+from rope_viz.scores import relative_scores
 
 SENTENCE = ("the", "dog", "bit", "the", "man")
 SWAPPED = ("the", "man", "bit", "the", "dog")
@@ -170,3 +177,130 @@ class ShiftTheSentence(Demo):
             f"t = 0: " + "; ".join(changes) + "."
         )
         return View(traces=traces, layout=layout, readout=readout)
+
+
+#: The query of :class:`ContentPicksTheDistance`: 64 standard normal numbers (seed 0), as in the chapter.
+CONTENT_DIM = 64
+CONTENT_SEED = 0
+DISTANCES = tuple(range(41))
+TURNS = (0, 5, 10, 15, 20, 25, 30, 35, 40)
+#: ALiBi's slopes for an 8-head model, 1/2 ... 1/256 (Press et al., 2022).
+ALIBI_HEADS = 8
+ROPE_COLOR = "#1f77b4"
+ALIBI_COLOR = "#e8710a"
+
+
+def content_query() -> np.ndarray:
+    """Return the query of :class:`ContentPicksTheDistance`, shape ``(CONTENT_DIM,)``."""
+    return np.random.default_rng(CONTENT_SEED).standard_normal(CONTENT_DIM)
+
+
+def one_key_at_every_distance(q: np.ndarray, r0: int, slope: float) -> tuple[np.ndarray, np.ndarray]:
+    """Logits of the key ``k = R_r0 q`` at the distances ``r = m - n`` of :data:`DISTANCES`.
+
+    Returns ``(rope, alibi)``: RoPE's score ``<R_r q, k>`` and ALiBi's ``q . k - slope * r``, shape
+    ``(len(DISTANCES),)`` each (base 10,000, interleaved pairs).
+    """
+    k = rotate(q, r0)  # the key's content: the query turned by r0 positions
+    r = np.asarray(DISTANCES, dtype=np.float64)
+    rope = relative_scores(q, k, r)  # (distances,)
+    alibi = float(q @ k) + alibi_bias(r, [0.0], slope)[:, 0]  # (distances,)
+    return rope, alibi
+
+
+class ContentPicksTheDistance(Demo):
+    """One key at every distance from the query: RoPE's score peaks where its content says, ALiBi's at 0."""
+
+    title = (
+        "One key at every distance: under RoPE its content picks the distance; under ALiBi, the nearest wins"
+    )
+    slopes = tuple(sorted(float(slope) for slope in alibi_slopes(ALIBI_HEADS)))  # 1/256 ... 1/2
+    controls = (
+        Control("r0", "key content: the query turned by r₀", TURNS, 10, 0, 40, unit="tokens", integer=True),
+        Control(
+            "slope",
+            "ALiBi slope η",
+            slopes,
+            slopes[-1],
+            slopes[0],
+            slopes[-1],
+            choices=slopes,
+            labels=tuple(f"1/{round(1 / slope)}" for slope in slopes),
+        ),
+    )
+
+    def __init__(self) -> None:
+        self.q = content_query()
+        curves = [np.concatenate(one_key_at_every_distance(self.q, r0, self.slopes[-1])) for r0 in DISTANCES]
+        low, high = float(np.min(curves)), float(self.q @ self.q)
+        pad = 0.06 * (high - low)
+        self.range = [round(low - pad, 1), round(high + pad, 1)]
+
+    def base_figure(self) -> dict:
+        """Two curves against the distance, each with a marker on its highest point."""
+        x = list(DISTANCES)
+        data = [
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": "RoPE: score ⟨R(r)q, k⟩",
+                "x": x,
+                "line": {"color": ROPE_COLOR, "width": 3},
+                "hovertemplate": "distance %{x}<br>RoPE score %{y:.2f}<extra></extra>",
+            },
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": "ALiBi: content logit q·k − η·distance",
+                "x": x,
+                "line": {"color": ALIBI_COLOR, "width": 3, "dash": "dash"},
+                "hovertemplate": "distance %{x}<br>ALiBi logit %{y:.2f}<extra></extra>",
+            },
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": "highest under RoPE",
+                "marker": {"color": ROPE_COLOR, "size": 14, "symbol": "circle"},
+                "hovertemplate": "RoPE's best: distance %{x}, score %{y:.2f}<extra></extra>",
+            },
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": "highest under ALiBi",
+                "marker": {"color": ALIBI_COLOR, "size": 14, "symbol": "diamond"},
+                "hovertemplate": "ALiBi's best: distance %{x}, logit %{y:.2f}<extra></extra>",
+            },
+        ]
+        layout = {
+            "height": 560,
+            "margin": {"l": 70, "r": 30, "t": 30, "b": 60},
+            "font": {"size": 15},
+            "legend": {"orientation": "h", "x": 0.0, "y": 1.02, "yanchor": "bottom", "font": {"size": 13}},
+            "xaxis": {
+                "range": [-1.0, DISTANCES[-1] + 1.0],
+                "dtick": 5,
+                "title": {"text": "distance m − n between query and key (tokens)"},
+            },
+            "yaxis": {"range": self.range, "title": {"text": "logit of the key (no unit)"}},
+        }
+        return {"data": data, "layout": layout}
+
+    def view(self, *, r0: float, slope: float) -> View:
+        """Both curves for the key turned by ``r0``, and ALiBi's line for ``slope``."""
+        r0 = round(r0)
+        rope, alibi = one_key_at_every_distance(self.q, r0, slope)
+        best = int(np.argmax(rope))
+        readout = (
+            f"Key content: the query turned by r₀ = {r0} positions. RoPE: highest score {rope[best]:.2f} at "
+            f"distance {DISTANCES[best]} (|q|² = {self.q @ self.q:.2f}). ALiBi, η = 1/{round(1 / slope)}: "
+            f"highest logit {alibi[0]:.2f} at distance 0; at distance {r0}, {alibi[r0]:.2f}."
+        )
+        return View(
+            traces=[
+                {"y": rope.round(3).tolist()},
+                {"y": alibi.round(3).tolist()},
+                {"x": [DISTANCES[best]], "y": [round(float(rope[best]), 3)]},
+                {"x": [0], "y": [round(float(alibi[0]), 3)]},
+            ],
+            readout=readout,
+        )

@@ -1,0 +1,95 @@
+"""The cos/sin table of the angles m·θᵢ: the numbers sinusoidal embeddings add and RoPE rotates by, and the
+demo that shows it as a position × pair heatmap."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rope_viz as rv
+from rope_viz.demos.angle_table import DIM, POSITIONS, AngleTable
+from rope_viz.demos.clocks import hand_angles_degrees
+from rope_viz.frequencies import cos_sin_table
+from rope_viz.position_schemes import sinusoidal_embeddings
+from tests.conftest import (
+    PROPERTY,
+    bases,
+    conventions,
+    dims,
+    hand_frequencies,
+    hand_rotate,
+    positions,
+    vectors,
+)
+
+
+@PROPERTY
+@given(dim=dims, base=bases, m=positions)
+def test_the_table_holds_cos_and_sin_of_position_times_frequency(dim, base, m):
+    cos, sin = cos_sin_table(m, rv.inv_freq(dim, base))
+    for i, theta in enumerate(hand_frequencies(dim, base)):
+        assert cos[i] == pytest.approx(math.cos(m * theta), abs=1e-9)
+        assert sin[i] == pytest.approx(math.sin(m * theta), abs=1e-9)
+    np.testing.assert_allclose(cos**2 + sin**2, 1.0, atol=1e-12)
+
+
+@PROPERTY
+@given(dim=dims, base=bases)
+def test_a_sinusoidal_embedding_is_the_table_interleaved(dim, base):
+    m = np.arange(0.0, 200.0, 3.0)
+    cos, sin = cos_sin_table(m, rv.inv_freq(dim, base))  # (seq, d/2)
+    embeddings = sinusoidal_embeddings(m, dim, base)  # (seq, d)
+    np.testing.assert_allclose(embeddings[:, 0::2], sin, atol=1e-12)
+    np.testing.assert_allclose(embeddings[:, 1::2], cos, atol=1e-12)
+
+
+@PROPERTY
+@given(data=st.data(), dim=dims, base=bases, m=positions, convention=conventions)
+def test_rope_rotates_each_pair_by_the_row_of_its_position(data, dim, base, m, convention):
+    x = data.draw(vectors(dim))
+    cos, sin = cos_sin_table(m, rv.inv_freq(dim, base))
+    half = dim // 2
+    a = np.arange(0, dim, 2) if convention == "interleaved" else np.arange(half)
+    b = a + 1 if convention == "interleaved" else a + half
+    expected = np.empty(dim)
+    expected[a] = x[a] * cos - x[b] * sin
+    expected[b] = x[a] * sin + x[b] * cos
+    got = rv.rotate(x, m, base=base, convention=convention)
+    np.testing.assert_allclose(got, expected, atol=1e-8 * (1 + np.abs(x).max()))
+    np.testing.assert_allclose(
+        got, hand_rotate(x, m, convention, hand_frequencies(dim, base)), atol=1e-8 * (1 + np.abs(x).max())
+    )
+
+
+@pytest.mark.parametrize(("base", "shown"), [(10_000, 0), (10_000, 1), (100, 0), (1_000_000, 1)])
+def test_the_heatmap_is_the_sinusoidal_table_for_positions_0_to_127(base, shown):
+    view = AngleTable().view(base=base, shown=shown, position=6)
+    z = np.array(view.traces[0]["z"])
+    assert z.shape == (POSITIONS.size, DIM // 2)
+    embeddings = sinusoidal_embeddings(POSITIONS, DIM, base)
+    expected = embeddings[:, 1::2] if shown == 0 else embeddings[:, 0::2]
+    np.testing.assert_allclose(z, expected, atol=5e-4)
+
+
+@pytest.mark.parametrize("position", [0, 6, 40, 127])
+def test_the_row_below_is_the_clock_of_that_position(position):
+    view = AngleTable().view(base=10_000, shown=0, position=position)
+    cos, sin = np.array(view.traces[2]["y"]), np.array(view.traces[3]["y"])
+    hands = np.radians(hand_angles_degrees(position, DIM, 10_000))  # the clock demo's hands
+    np.testing.assert_allclose(cos, np.cos(hands), atol=1e-4)
+    np.testing.assert_allclose(sin, np.sin(hands), atol=1e-4)
+    outline = view.traces[1]["y"]
+    assert min(outline) < position < max(outline)
+    assert max(outline) - min(outline) < 4
+
+
+def test_the_readout_counts_what_the_columns_show():
+    theta = rv.inv_freq(DIM, 10_000)
+    full_turns = int(np.count_nonzero(rv.wavelengths(DIM, 10_000) <= 127))
+    readout = AngleTable().view(base=10_000, shown=0, position=6).readout
+    assert f"{full_turns} of {DIM // 2} pairs complete a full turn" in readout
+    assert f"{np.count_nonzero(127 * theta < np.pi / 2)} turn less than a quarter" in readout
