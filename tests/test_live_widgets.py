@@ -18,7 +18,7 @@ from rope_viz.figures.live_states import LiveStates
 from rope_viz.figures.static import build_payload
 from rope_viz.widgets import LiveFigure, figure_library, live_values, live_widget
 from rope_viz.widgets.library import library_module
-from rope_viz.widgets.live import LOG_STEPS_PER_DECADE, MAX_STATES_AHEAD
+from rope_viz.widgets.live import LOG_STEPS_PER_DECADE, MAX_STATES_AHEAD, live_texts
 
 DEMOS = rope_viz.demos.all_demos()
 
@@ -213,3 +213,23 @@ def test_widget_answers_a_question_about_the_states_along_a_slider(demo, monkeyp
     assert widget.values() == before  # asked ahead: the sliders have not moved
     with pytest.raises(ValueError, match="whole numbers"):
         widget._on_message(widget, {**question, "slider": "x"}, [])
+
+
+def test_every_step_of_a_live_slider_reads_differently(demo):
+    widget = live_widget(demo)
+    for control, grid, shown in zip(demo.controls, widget.grids, widget.controls, strict=True):
+        texts = shown["texts"]
+        assert texts == live_texts(control, grid)
+        assert len(set(texts)) == len(texts), f"{control.name}: two steps show the same text"
+        # The site's values read as on the site whenever three digits tell the steps apart.
+        if len({control.format(value) for value in grid}) == len(grid):
+            assert texts == [control.format(value) for value in grid]
+
+
+def test_live_texts_add_digits_only_where_neighbouring_steps_would_read_alike():
+    control = Control("gap", "logit gap", (0.5, 5.0, 16.0), 5.0, 0.5, 16.0)
+    grid = live_values(control)
+    assert len({control.format(value) for value in grid}) < len(grid)  # 10.7 and 10.74, say
+    texts = live_texts(control, grid)
+    assert len(set(texts)) == len(texts)
+    assert texts == [control.format(value, 4) for value in grid]

@@ -72,11 +72,12 @@ class Control:
             if self.choices is not None and tuple(self.choices) != tuple(self.site_values):
                 raise ValueError(f"control {self.name!r}: with labels, choices must equal site_values")
 
-    def format(self, value: float) -> str:
+    def format(self, value: float, digits: int = 3) -> str:
         """Return the value as the reader sees it: its label, or the number with its unit.
 
         Examples: ``"4,096 tokens"``, ``"10⁴"`` (a power of ten >= 10,000 on a log scale), ``"0.25"``; from
         1,000 on, whole numbers (``"12,346"``, where three significant digits would read ``"1.23e+04"``).
+        Other numbers show ``digits`` significant digits.
         """
         if self.labels is not None:
             matches = [k for k, site_value in enumerate(self.site_values) if math.isclose(site_value, value)]
@@ -86,7 +87,7 @@ class Control:
         if self.integer or float(value).is_integer() or abs(value) >= 1_000:
             text = f"{round(value):,}"
         else:
-            text = f"{value:.3g}"
+            text = f"{value:.{digits}g}"
         if self.log and value >= 1e4:
             exponent = math.log10(value)
             if abs(exponent - round(exponent)) < 1e-9:

@@ -48,6 +48,21 @@ MAX_STATES_AHEAD = 16
 STATES_AHEAD_SECONDS = 0.025
 
 
+def live_texts(control: Control, values: tuple[float, ...]) -> list[str]:
+    """Return the text a live slider shows at each of ``values``: as on the site, with more digits if needed.
+
+    A live slider has many more steps than the site's, so three significant digits can give two neighbouring
+    steps the same text (10.7 and 10.74), and a key press would then change the figure but not the value
+    shown. The texts get one more significant digit at a time, up to six, until every step reads differently.
+    """
+    texts = [control.format(value) for value in values]
+    for digits in range(4, 7):
+        if len(set(texts)) == len(texts):
+            break
+        texts = [control.format(value, digits) for value in values]
+    return texts
+
+
 def live_values(control: Control) -> tuple[float, ...]:
     r"""Return the values a live slider steps through, in increasing order.
 
@@ -123,7 +138,7 @@ class LiveFigure(anywidget.AnyWidget):
             {
                 "name": control.name,
                 "label": control.label,
-                "texts": [control.format(value) for value in grid],
+                "texts": live_texts(control, grid),
                 "default": index,
             }
             for control, grid, index in zip(demo.controls, self.grids, self._indices, strict=True)

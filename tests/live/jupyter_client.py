@@ -594,7 +594,8 @@ class PageLog:
         Parameters
         ----------
         allowed : iterable of (str, str)
-            ``(substring, reason)`` pairs: an error whose text contains the substring is benign.
+            ``(substring, reason)`` pairs: an error whose text or location (a page error's stack) contains the
+            substring is benign.
 
         Returns
         -------
@@ -606,7 +607,8 @@ class PageLog:
         return [
             entry
             for entry in self.console
-            if entry.kind in {"error", "pageerror"} and not any(text in entry.text for text, _ in allowed)
+            if entry.kind in {"error", "pageerror"}
+            and not any(text in entry.text or text in entry.location for text, _ in allowed)
         ]
 
     def warnings(self) -> list[ConsoleEntry]:
