@@ -269,11 +269,17 @@ function render({ model, el }) {
      one slider at a time, so that the first steps of a drag or of the arrow keys find them here. */
   const warmQueue = [];
   const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 200));
+  let warmScheduled = false;  // one idle callback at a time: an answer and the first draw both call warmNext
   function warmNext() {
-    if (!warmQueue.length || !alive) {
+    if (warmScheduled || !warmQueue.length || !alive) {
       return;
     }
+    warmScheduled = true;
     idle(() => {
+      warmScheduled = false;
+      if (!alive || !warmQueue.length) {
+        return;
+      }
       if (aheadInFlight || pointerDown) {
         warmNext();
         return;
