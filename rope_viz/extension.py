@@ -576,10 +576,11 @@ def scaling_summary(scaling: RopeScaling) -> dict:
     Returns
     -------
     dict
-        ``rope_type``, ``dim``, ``pairs`` (``d/2``), ``base``, ``factor`` (``s``), ``attention_factor``
-        (``a``), ``logit_factor`` (``a**2``), ``counts`` (pairs per class), ``bands`` (for each class present,
-        its first and last pair index), ``shortest_wavelength`` and ``longest_wavelength`` (tokens, after
-        scaling), ``longest_plain_wavelength`` (before scaling), ``max_scale`` (largest per-pair slow-down),
+        ``rope_type``, ``dim``, ``rotary_dim`` (channels that rotate), ``pairs`` (``d/2``), ``base``,
+        ``factor`` (``s``), ``attention_factor`` (``a``), ``logit_factor`` (``a**2``), ``counts`` (pairs per
+        class), ``bands`` (for each class present, its first and last pair index), ``shortest_wavelength``
+        and ``longest_wavelength`` (tokens, after scaling, over the pairs that rotate),
+        ``longest_plain_wavelength`` (before scaling), ``max_scale`` (largest slow-down of a rotating pair),
         ``original_length`` (``L``, ``original_max_position_embeddings``, or ``None``),
         ``max_position_embeddings`` (or ``None``) and ``extended_length`` (``L * s``, or ``None`` without
         an ``L``): the length over which a pair slowed ``s`` times sweeps the arc it swept over ``L`` in
@@ -589,15 +590,17 @@ def scaling_summary(scaling: RopeScaling) -> dict:
     """
     classes = scaling.pair_classes
     bands = {}
-    for name in ("untouched", "blended", "interpolated"):
+    for name in ("untouched", "blended", "interpolated", "unrotated"):
         members = np.flatnonzero(classes == name)
         if members.size:
             bands[name] = (int(members[0]), int(members[-1]))
-    wavelengths = scaling.wavelengths
+    rotating = scaling.inv_freq > 0  # proportional RoPE's slow pairs have frequency 0 and no wavelength
+    wavelengths = scaling.wavelengths[rotating]
     original = scaling.parameters.original_max_position_embeddings
     return {
         "rope_type": scaling.rope_type,
         "dim": scaling.dim,
+        "rotary_dim": scaling.rotary_dim,
         "pairs": scaling.dim // 2,
         "base": scaling.parameters.rope_theta,
         "factor": scaling.factor,
@@ -608,7 +611,7 @@ def scaling_summary(scaling: RopeScaling) -> dict:
         "shortest_wavelength": float(wavelengths.min()),
         "longest_wavelength": float(wavelengths.max()),
         "longest_plain_wavelength": float((TWO_PI / scaling.default_inv_freq).max()),
-        "max_scale": float(scaling.scale_per_pair.max()),
+        "max_scale": float(scaling.scale_per_pair[rotating].max()),
         "original_length": original,
         "max_position_embeddings": scaling.parameters.max_position_embeddings,
         "extended_length": None if original is None else float(original * scaling.factor),

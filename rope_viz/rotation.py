@@ -35,22 +35,29 @@ from rope_viz._validation import check_base, check_convention, check_dim, check_
 from rope_viz.frequencies import inv_freq as _inv_freq
 
 
-def resolve_inv_freq(dim: int, base: float, inv_freq: object | None) -> np.ndarray:
+def resolve_inv_freq(dim: int, base: float, inv_freq: object | None, *, partial: bool = False) -> np.ndarray:
     """Return the frequencies to use for a ``dim``-wide vector: ``inv_freq`` if given, else from ``base``.
 
     A given ``inv_freq`` (for example from :func:`rope_viz.scaling.from_config`) must have ``dim // 2``
-    finite positive entries; ``base`` is then ignored.
+    finite entries, or with ``partial=True`` between 1 and ``dim // 2`` of them (a partial rotary); ``base``
+    is then ignored. An entry may be 0: that pair does not rotate (proportional RoPE).
     """
     if inv_freq is None:
         return _inv_freq(dim, check_base(base))
     frequencies = check_finite(inv_freq, "inv_freq")
-    if frequencies.shape != (dim // 2,):
+    if partial:
+        if frequencies.ndim != 1 or not 1 <= frequencies.shape[0] <= dim // 2:
+            raise ValueError(
+                f"inv_freq must have shape (r,) with 1 <= r <= dim // 2 = {dim // 2} for vectors of size "
+                f"{dim} (the first 2 r channels rotate), got shape {frequencies.shape}"
+            )
+    elif frequencies.shape != (dim // 2,):
         raise ValueError(
             f"inv_freq must have shape (dim // 2,) = ({dim // 2},) for vectors of size {dim}, "
             f"got shape {frequencies.shape}"
         )
-    if np.any(frequencies <= 0):
-        raise ValueError("inv_freq must be positive (radians per token)")
+    if np.any(frequencies < 0):
+        raise ValueError("inv_freq must be >= 0 (radians per token; 0 for a pair that does not rotate)")
     return frequencies
 
 
@@ -140,7 +147,11 @@ def rotate(
     base : float, default 10000.0
         Frequency base (Hugging Face ``rope_theta``); finite, > 1; ignored when ``inv_freq`` is given.
     inv_freq : array_like, optional
-        Shape ``(dim // 2,)``: positive frequencies used instead of ``base ** (-2i/dim)``, e.g. a scaled set.
+        Frequencies (>= 0) used instead of ``base ** (-2i/dim)``, e.g. a scaled set. Shape
+        ``(dim // 2,)``, or ``(r,)`` with ``r < dim // 2`` for a partial rotary of the GPT-NeoX, Phi or GLM
+        kind: the first ``2 r`` channels rotate, paired by ``convention`` among themselves (``(i, i + r)``
+        for "half"), and the other ``dim - 2 r`` channels pass through unchanged. A frequency of 0 leaves
+        its pair unrotated, which is how proportional RoPE (Gemma 4) switches off its slow pairs.
     convention : {"interleaved", "half"}
         Pairing convention.
 
@@ -149,6 +160,13 @@ def rotate(
     numpy.ndarray
         Same shape as ``x``; float32 for float32 input (angles still computed in float64), float64 for
         anything else. The norm of every vector is unchanged.
+
+    Notes
+    -----
+    A partial rotary as transformers applies it (``apply_rotary_pos_emb`` of Phi, GPT-NeoX and GLM) splits
+    the head into ``x[..., :rotary_dim]``, rotated with ``rotate_half``, and ``x[..., rotary_dim:]``, passed
+    through; that is ``convention="half"`` with ``inv_freq`` of length ``rotary_dim // 2``. GPT-J's rotates
+    the first ``rotary_dim`` channels in interleaved pairs: ``convention="interleaved"``.
 
     Raises
     ------
@@ -169,7 +187,21 @@ def rotate(
     convention = check_convention(convention)
     x = _check_vectors(x, finite=False)  # finiteness is checked block by block, while each block is in cache
     positions = _check_positions(positions, x).reshape(-1)  # (seq,); one entry for x of shape (dim,)
-    frequencies = resolve_inv_freq(x.shape[-1], base, inv_freq)
+    frequencies = resolve_inv_freq(x.shape[-1], base, inv_freq, partial=True)
+    rotary_dim = 2 * frequencies.shape[0]
+    if rotary_dim < x.shape[-1]:
+        passed = x[..., rotary_dim:]
+        if not np.all(np.isfinite(passed)):
+            raise ValueError("x must hold finite numbers; got a NaN or an infinity")
+        out = np.array(x, dtype=np.float32 if x.dtype == np.float32 else np.float64)
+        rotated = rotate(
+            np.ascontiguousarray(x[..., :rotary_dim]),
+            positions if x.ndim > 1 else positions[0],
+            inv_freq=frequencies,
+            convention=convention,
+        )
+        out[..., :rotary_dim] = rotated
+        return out
 
     def fill(s: slice, cos_out: np.ndarray, sin_out: np.ndarray) -> None:
         fill_cos_sin(positions[s], frequencies, cos_out, sin_out)
@@ -194,7 +226,9 @@ def rotation_matrix(
 
     For ``"interleaved"`` it is block-diagonal with 2x2 blocks ``[[cos, -sin], [sin, cos]]`` of angle
     ``m * theta_i`` at ``(2i, 2i+1)`` (Su et al. 2021, arXiv:2104.09864, sec. 3.2.2); for ``"half"`` the same
-    entries sit at rows/columns ``(i, i + dim/2)``.
+    entries sit at rows/columns ``(i, i + dim/2)``. With a partial ``inv_freq`` of ``r < dim/2`` entries,
+    the pairs are those of the first ``2 r`` channels (``(i, i + r)`` for "half"); the rest of the diagonal
+    is 1.
 
     Parameters
     ----------
@@ -227,16 +261,16 @@ def rotation_matrix(
     position = check_finite(position, "position")
     if position.ndim != 0:
         raise ValueError(f"position must be one scalar, got shape {position.shape}")
-    frequencies = resolve_inv_freq(dim, base, inv_freq)
+    frequencies = resolve_inv_freq(dim, base, inv_freq, partial=True)
     theta = float(position) * frequencies
     cos, sin = np.cos(theta), np.sin(theta)
-    half = dim // 2
+    half = frequencies.shape[0]  # pairs that rotate; a partial rotary leaves the other channels alone
     pairs = np.arange(half)
     if convention == "interleaved":
         a, b = 2 * pairs, 2 * pairs + 1
     else:
         a, b = pairs, pairs + half
-    matrix = np.zeros((dim, dim))
+    matrix = np.eye(dim)
     matrix[a, a] = cos
     matrix[a, b] = -sin
     matrix[b, a] = sin

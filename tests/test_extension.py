@@ -357,7 +357,16 @@ def test_compare_methods_agrees_with_each_method(base, s, length):
 # --- a pasted config ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(rv.presets.PRESETS))
+#: Presets whose RoPE is one setting for every layer; the others need a layer type.
+SINGLE_ROPE_PRESETS = sorted(name for name, preset in rv.presets.PRESETS.items() if not preset.layer_types)
+PRESET_LAYERS = [
+    (name, layer_type)
+    for name, preset in sorted(rv.presets.PRESETS.items())
+    for layer_type in preset.layer_types or [None]
+]
+
+
+@pytest.mark.parametrize("name", SINGLE_ROPE_PRESETS)
 def test_a_pasted_preset_gives_the_same_frequencies(name):
     text = json.dumps(rv.presets.get(name).config, indent=2)
     pasted = extension.scaling_from_text(text)
@@ -390,25 +399,29 @@ def test_invalid_pasted_config_raises_value_error():
         extension.scaling_from_text('{"rope_type": "linear"}')
 
 
-@pytest.mark.parametrize("name", sorted(rv.presets.PRESETS))
-def test_scaling_summary_is_consistent(name):
-    scaling = rv.presets.load(name)
+@pytest.mark.parametrize(("name", "layer_type"), PRESET_LAYERS)
+def test_scaling_summary_is_consistent(name, layer_type):
+    scaling = rv.presets.load(name, layer_type=layer_type)
     summary = extension.scaling_summary(scaling)
     assert sum(summary["counts"].values()) == summary["pairs"] == scaling.dim // 2
     assert summary["logit_factor"] == pytest.approx(scaling.attention_factor**2)
     for kind, (first, last) in summary["bands"].items():
         assert scaling.pair_classes[first] == scaling.pair_classes[last] == kind
-    assert summary["longest_wavelength"] == pytest.approx(scaling.wavelengths.max())
+    rotating = scaling.inv_freq > 0
+    assert summary["rotary_dim"] == 2 * np.count_nonzero(rotating)
+    assert summary["longest_wavelength"] == pytest.approx(scaling.wavelengths[rotating].max())
     assert summary["max_scale"] == pytest.approx(
-        (rv.inv_freq(scaling.dim, summary["base"]) / scaling.inv_freq).max()
+        (rv.inv_freq(scaling.dim, summary["base"])[rotating] / scaling.inv_freq[rotating]).max()
     )
 
 
-@pytest.mark.parametrize("name", sorted(rv.presets.PRESETS))
-def test_summary_lengths_are_the_configs_and_their_product(name):
+@pytest.mark.parametrize(("name", "layer_type"), PRESET_LAYERS)
+def test_summary_lengths_are_the_configs_and_their_product(name, layer_type):
     config = rv.presets.get(name).config
-    summary = extension.scaling_summary(rv.presets.load(name))
-    block = config.get("rope_scaling") or {}
+    config = config.get("text_config", config)
+    summary = extension.scaling_summary(rv.presets.load(name, layer_type=layer_type))
+    block = config.get("rope_scaling") or config.get("rope_parameters") or {}
+    block = block.get(layer_type, block) if layer_type else block
     original = config.get("original_max_position_embeddings", block.get("original_max_position_embeddings"))
     assert summary["original_length"] == original
     assert summary["max_position_embeddings"] == config["max_position_embeddings"]

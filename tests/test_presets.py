@@ -12,6 +12,8 @@ import rope_viz as rv
 from rope_viz.presets import PRESETS, load
 
 NAMES = sorted(PRESETS)
+#: Every preset, once per layer type for those whose layer types have RoPE settings of their own.
+PRESET_LAYERS = [(name, layer_type) for name in NAMES for layer_type in PRESETS[name].layer_types or [None]]
 
 
 def rotations_over(length: float, dim: int, rope_theta: float) -> np.ndarray:
@@ -26,24 +28,54 @@ def test_there_are_at_least_five_models():
     )
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_preset_loads(name):
+@pytest.mark.parametrize(("name", "layer_type"), PRESET_LAYERS)
+def test_every_preset_loads(name, layer_type):
     preset = PRESETS[name]
-    scaling = load(name)
+    scaling = load(name, layer_type=layer_type)
     assert scaling.inv_freq.shape == (scaling.dim // 2,)
-    assert np.all(np.isfinite(scaling.inv_freq)) and np.all(scaling.inv_freq > 0)
+    assert np.all(np.isfinite(scaling.inv_freq)) and np.all(scaling.inv_freq >= 0)
+    assert np.count_nonzero(scaling.inv_freq) == scaling.rotary_dim // 2
     assert scaling.attention_factor >= 1.0
-    assert rv.scaling.from_config(preset.config_dict()).parameters == scaling.parameters
+    copied = rv.scaling.from_config(preset.config_dict(), layer_type=layer_type)
+    assert copied.parameters == scaling.parameters
     assert preset.name == name
     assert preset.source_url == f"https://huggingface.co/{preset.hf_repo}/blob/main/config.json"
     assert "arXiv:" in preset.paper or "model card" in preset.paper
     assert preset.notes
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_loading_does_not_modify_the_preset(name):
+def _layer_count(name: str) -> int | None:
+    config = PRESETS[name].config
+    return config.get("text_config", config).get("num_hidden_layers")
+
+
+#: Presets whose config gives the number of layers (the 2024-2026 ones), so they can be read layer by layer.
+LAYERED = [name for name in NAMES if _layer_count(name) is not None]
+
+
+def test_recent_presets_give_their_layers():
+    assert {"gemma-3-27b", "gemma-4-31b", "gpt-oss-20b", "llama-4-scout"} <= set(LAYERED)
+
+
+@pytest.mark.parametrize("name", LAYERED)
+def test_every_preset_loads_layer_by_layer(name):
+    config = PRESETS[name].config
+    layers = rv.presets.load_layers(name)
+    assert len(layers) == config.get("text_config", config)["num_hidden_layers"]
+    kinds = PRESETS[name].layer_types
+    rotating = [layer for layer in layers if layer is not None]
+    assert rotating, "every preset has some layers with RoPE"
+    if not kinds:  # one RoPE for every layer that rotates
+        assert all(layer is rotating[0] for layer in rotating)
+        assert rotating[0].parameters == load(name).parameters
+
+
+@pytest.mark.parametrize(("name", "layer_type"), PRESET_LAYERS)
+def test_loading_does_not_modify_the_preset(name, layer_type):
     before = copy.deepcopy(PRESETS[name].config)
-    load(name, seq_len=1 << 20)
+    load(name, seq_len=1 << 20, layer_type=layer_type)
+    if name in LAYERED:
+        rv.presets.load_layers(name, seq_len=1 << 20)
     assert PRESETS[name].config == before
 
 

@@ -53,18 +53,26 @@ def test_fixture_comes_from_transformers_5():
 
 
 def test_fixture_covers_every_method_form_and_preset():
-    types = {parse_config(case["config"]).rope_type for case in CASES}
+    types = {parse_config(case["config"], layer_type=case["layer_type"]).rope_type for case in CASES}
     assert types == set(KNOWN_ROPE_TYPES) - {"ntk"}
-    forms = {case["id"].split("/")[2] for case in CASES if not case["id"].startswith(("preset", "layout"))}
+    forms = {
+        case["id"].split("/")[2]
+        for case in CASES
+        if not case["id"].startswith(("preset", "layout", "layer-type"))
+    }
     assert forms == {"v4", "v4type", "v5"}
     presets = {case["id"].split("/")[1] for case in CASES if case["id"].startswith("preset/")}
     assert presets == set(rv.presets.PRESETS)
     assert {case["seq_len"] for case in CASES if "dynamic" in case["id"]} >= {None, 4096, 8192, 16384, 24577}
+    split = {(case["id"].split("/")[1], case["layer_type"]) for case in CASES if case["layer_type"]}
+    assert split >= {
+        (label, kind) for label in ("gemma3", "nested-v5") for kind in ("full_attention", "sliding_attention")
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_matches_transformers_fixture(case):
-    scaling = from_config(case["config"], seq_len=case["seq_len"])
+    scaling = from_config(case["config"], seq_len=case["seq_len"], layer_type=case["layer_type"])
     np.testing.assert_allclose(scaling.inv_freq, case["inv_freq"], rtol=RTOL, atol=0)
     assert scaling.attention_factor == pytest.approx(case["attention_factor"], rel=RTOL)
 
@@ -91,8 +99,10 @@ def test_matches_live_transformers():
     transformers.logging.set_verbosity_error()
     generator = _load_generator()
     for case in generator.build_cases():
-        inv_freq, attention_factor = generator.hf_rope(case["config"], case["seq_len"], case["via"])
-        scaling = from_config(case["config"], seq_len=case["seq_len"])
+        inv_freq, attention_factor = generator.hf_rope(
+            case["config"], case["seq_len"], case["via"], case["layer_type"]
+        )
+        scaling = from_config(case["config"], seq_len=case["seq_len"], layer_type=case["layer_type"])
         np.testing.assert_allclose(scaling.inv_freq, inv_freq, rtol=RTOL, atol=0, err_msg=case["id"])
         assert scaling.attention_factor == pytest.approx(attention_factor, rel=RTOL), case["id"]
 
@@ -555,9 +565,9 @@ BAD_CONFIGS = {
         {**HEAD, "rope_scaling": _without(LLAMA3, "low_freq_factor")},
         r"low_freq_factor is required",
     ),
-    "llama3 low >= high": (
-        {**HEAD, "rope_scaling": {**LLAMA3, "low_freq_factor": 4.0}},
-        r"low_freq_factor must be < high_freq_factor",
+    "llama3 low > high": (
+        {**HEAD, "rope_scaling": {**LLAMA3, "low_freq_factor": 5.0}},
+        r"low_freq_factor must be <= high_freq_factor",
     ),
     "linear factor < 1": (
         {**HEAD, "rope_scaling": {"rope_type": "linear", "factor": 0.5}},

@@ -118,12 +118,11 @@ def test_bad_scalar_arguments(call, value, match):
         pytest.param(lambda: rv.to_interleaved(np.ones((2, 3))), r"\bdim\b", id="to_interleaved-odd"),
         pytest.param(lambda: rv.to_half([np.nan, 1.0]), r"\bx\b", id="to_half-nan"),
         # inv_freq of the wrong shape or with bad values
-        pytest.param(lambda: rv.rotate(X, POS, inv_freq=[1.0]), r"inv_freq must have shape", id="short-freq"),
+        pytest.param(lambda: rv.rotate(X, POS, inv_freq=[]), r"inv_freq must have shape \(r,\)", id="no-fr"),
         pytest.param(lambda: rv.rotate(X, POS, inv_freq=np.ones((2, 1))), r"\binv_freq\b", id="2d-freq"),
-        pytest.param(lambda: rv.rotate(X, POS, inv_freq=[1.0, 0.0]), r"\binv_freq\b", id="zero-freq"),
         pytest.param(lambda: rv.rotate(X, POS, inv_freq=[1.0, -0.1]), r"\binv_freq\b", id="negative-freq"),
         pytest.param(lambda: rv.rotate(X, POS, inv_freq=[1.0, np.nan]), r"\binv_freq\b", id="nan-freq"),
-        pytest.param(lambda: rv.rotation_matrix(0.0, 4, inv_freq=[1.0]), r"\binv_freq\b", id="matrix-freq"),
+        pytest.param(lambda: rv.rotation_matrix(0.0, 4, inv_freq=[1.0] * 3), r"\binv_freq\b", id="matrix-fr"),
         pytest.param(
             lambda: rv.score(Q, K, 0, 1, inv_freq=[1.0, 2.0, 3.0]), r"\binv_freq\b", id="score-freq"
         ),
@@ -200,7 +199,7 @@ def test_messages_state_the_accepted_range():
         rv.inv_freq(8, 1.0)
     with pytest.raises(ValueError, match=r"convention must be one of \('interleaved', 'half'\), got 'neox'"):
         rv.rotate(X, POS, convention="neox")
-    with pytest.raises(ValueError, match=r"inv_freq must have shape \(dim // 2,\) = \(2,\)"):
+    with pytest.raises(ValueError, match=r"inv_freq must have shape \(r,\) with 1 <= r <= dim // 2 = 2"):
         rv.rotate(X, POS, inv_freq=[1.0, 2.0, 3.0])
 
 

@@ -62,7 +62,7 @@ def _rope_block(config: Mapping) -> dict:
 
 def _select_layer_type(block: dict, layer_type: str | None) -> tuple[dict, bool]:
     """Pick the block of one layer type when ``block`` is nested by layer type (5.x, e.g. Gemma 3)."""
-    nested = bool(block) and all(value is None or isinstance(value, Mapping) for value in block.values())
+    nested = _select_nested(block)
     if not nested:
         if layer_type is not None:
             raise ValueError(
@@ -104,8 +104,14 @@ def _one_value(block: Mapping, config: Mapping, key: str, *, block_name: str) ->
     return inside if inside is not None else outside
 
 
-def _head_dim(config: Mapping) -> object:
-    """Head size: ``qk_rope_head_dim`` (DeepSeek MLA), else ``head_dim``, else hidden_size / heads."""
+def _head_dim(config: Mapping, layer_type: str | None = None) -> object:
+    """Head size: ``qk_rope_head_dim`` (DeepSeek MLA), else ``head_dim``, else hidden_size / heads.
+
+    Gemma 4's full-attention layers have a head size of their own, ``global_head_dim`` (transformers 5.23's
+    ``Gemma4TextConfig`` puts it in ``per_layer_config`` as those layers' ``head_dim``).
+    """
+    if layer_type == "full_attention" and _present(config, "global_head_dim"):
+        return config["global_head_dim"]
     for key in ("qk_rope_head_dim", "head_dim"):
         if _present(config, key):
             return config[key]
@@ -142,6 +148,75 @@ def _text_config(config: Mapping) -> Mapping:
     return config
 
 
+GEMMA3_MODEL_TYPES = ("gemma3", "gemma3_text")
+"""Model types whose 4.x-style config means two RoPE settings, one per attention layer type."""
+GEMMA3_DEFAULT_THETA = {"full_attention": 1_000_000.0, "sliding_attention": 10_000.0}
+"""Gemma 3's bases when its config omits them (transformers' ``Gemma3TextConfig.default_theta``)."""
+
+
+def _is_gemma3_layout(config: Mapping) -> bool:
+    """Whether ``config`` keeps Gemma 3's 4.x layout: one global block plus ``rope_local_base_freq``."""
+    if _present(config, "rope_parameters") and _select_nested(config["rope_parameters"]):
+        return False
+    return _present(config, "rope_local_base_freq") or config.get("model_type") in GEMMA3_MODEL_TYPES
+
+
+def _select_nested(block: object) -> bool:
+    return (
+        isinstance(block, Mapping)
+        and bool(block)
+        and all(value is None or isinstance(value, Mapping) for value in block.values())
+    )
+
+
+def split_by_layer_type(config: Mapping) -> Mapping:
+    """Rewrite Gemma 3's 4.x layout into the 5.x one, ``rope_parameters`` nested by layer type.
+
+    Gemma 3's ``config.json`` gives the global layers' base as ``rope_theta`` and the local (sliding-window)
+    layers' as ``rope_local_base_freq``; its ``rope_scaling`` applies to the global layers only. transformers
+    5.23's ``Gemma3TextConfig.convert_rope_params_to_dict`` builds ``{"full_attention": {rope_scaling...,
+    "rope_theta": rope_theta}, "sliding_attention": {"rope_type": "default", "rope_theta":
+    rope_local_base_freq}}``, with the bases 1e6 and 1e4 when absent. Other configs are returned unchanged.
+    """
+    if not _is_gemma3_layout(config):
+        return config
+    block = _rope_block(config)
+    if _select_nested(block):
+        return config
+    full = dict(block) if block else {"rope_type": "default"}
+    full_theta = _one_value(full, config, "rope_theta", block_name="rope_scaling")
+    full["rope_theta"] = GEMMA3_DEFAULT_THETA["full_attention"] if full_theta is None else full_theta
+    local_theta = config.get("rope_local_base_freq")
+    sliding = {
+        "rope_type": "default",
+        "rope_theta": GEMMA3_DEFAULT_THETA["sliding_attention"] if local_theta is None else local_theta,
+    }
+    rewritten = {
+        key: value
+        for key, value in config.items()
+        if key not in ("rope_theta", "rope_scaling", "rope_parameters", "rope_local_base_freq")
+    }
+    rewritten["rope_parameters"] = {"full_attention": full, "sliding_attention": sliding}
+    return rewritten
+
+
+def rope_layer_types(config: object) -> tuple[str, ...]:
+    """Return the attention layer types that have RoPE settings of their own, sorted (``()`` if none do).
+
+    Examples
+    --------
+    >>> rope_layer_types({"model_type": "gemma3_text", "head_dim": 256, "rope_local_base_freq": 10000.0})
+    ('full_attention', 'sliding_attention')
+    >>> rope_layer_types({"head_dim": 128, "rope_theta": 500000.0})
+    ()
+
+    """
+    if not isinstance(config, Mapping):
+        raise ValueError(f"config must be a dict (a Hugging Face config.json), got {type(config).__name__}")
+    block = _rope_block(split_by_layer_type(_text_config(config)))
+    return tuple(sorted(block)) if _select_nested(block) else ()
+
+
 def parse_config(config: object, *, layer_type: str | None = None) -> RopeParameters:
     """Read the RoPE settings of a Hugging Face config dict, in the 4.x or the 5.x layout.
 
@@ -170,7 +245,9 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
       defaults to 10000.0 (transformers' ``default_theta``; a few model classes override it);
     * the head size is ``head_dim`` if given and not null, else ``hidden_size // num_attention_heads``;
       DeepSeek's ``qk_rope_head_dim`` comes first, as transformers' DeepSeek-V3 config sets ``head_dim``
-      to it;
+      to it; Gemma 4's ``global_head_dim`` is the head size of ``layer_type="full_attention"``;
+    * Gemma 3's 4.x layout (``rope_theta``, ``rope_scaling`` and ``rope_local_base_freq``) is read as two
+      settings, one per layer type (:func:`split_by_layer_type`), so it needs ``layer_type``;
     * for ``yarn``, ``longrope`` and ``llama3``, a top-level ``original_max_position_embeddings`` (Phi-3 keeps
       it there) is used, else the block's, else ``max_position_embeddings`` (modeling_rope_utils.py lines
       836-843). For ``llama3`` this module raises instead of falling back: a Llama 3.1 config read that way
@@ -189,7 +266,7 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
     """
     if not isinstance(config, Mapping):
         raise ValueError(f"config must be a dict (a Hugging Face config.json), got {type(config).__name__}")
-    config = _text_config(config)
+    config = split_by_layer_type(_text_config(config))
     block, nested = _select_layer_type(_rope_block(config), layer_type)
     block_name = "rope_parameters" if _present(config, "rope_parameters") else "rope_scaling"
     rope_type = _rope_type(block)
@@ -216,7 +293,7 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
     return RopeParameters(
         rope_type=rope_type,
         rope_theta=DEFAULT_ROPE_THETA if rope_theta is None else rope_theta,
-        head_dim=_head_dim(config),
+        head_dim=_head_dim(config, layer_type),
         partial_rotary_factor=1.0 if partial_rotary_factor is None else partial_rotary_factor,
         max_position_embeddings=config.get("max_position_embeddings"),
         original_max_position_embeddings=original,

@@ -63,15 +63,20 @@ def llama3_frequencies(parameters: RopeParameters, seq_len: int | None = None) -
     section 3.2), with ``alpha = 1, beta = 4``, but without YaRN's attention factor. YaRN's reference code
     (jquesnelle/yarn), which transformers and vLLM copy, blends linearly in the pair index instead; this rule
     is linear in ``rho``. Both band edges belong to the blend, where it meets the other two branches
-    continuously (``g = 0`` at ``L / alpha``, ``g = 1`` at ``L / beta``).
+    continuously (``g = 0`` at ``L / alpha``, ``g = 1`` at ``L / beta``). Llama 4 sets ``alpha = beta = 1``:
+    no blend, every pair slower than ``L`` per turn divided by ``s``, the others kept (a pair exactly at the
+    edge, where transformers would divide 0 by 0, is divided by ``s``).
 
     """
     plain = _plain_inv_freq(parameters.dim, parameters.rope_theta)
     wavelengths = 2.0 * np.pi / plain
     short_edge, long_edge = llama3_wavelength_bands(parameters)
     low, high = parameters.low_freq_factor, parameters.high_freq_factor
-    blend = (parameters.original_max_position_embeddings / wavelengths - low) / (high - low)
-    blended = (1.0 - blend) * plain / parameters.factor + blend * plain
+    if high == low:  # no blend band (Llama 4): only a pair exactly at the edge would be in it
+        blended = plain / parameters.factor
+    else:
+        blend = (parameters.original_max_position_embeddings / wavelengths - low) / (high - low)
+        blended = (1.0 - blend) * plain / parameters.factor + blend * plain
     inv_freq = np.where(wavelengths > long_edge, plain / parameters.factor, blended)
     inv_freq = np.where(wavelengths < short_edge, plain, inv_freq)
     return inv_freq, 1.0

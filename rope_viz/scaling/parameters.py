@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rope_viz._validation import check_base
 
-KNOWN_ROPE_TYPES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope")
+KNOWN_ROPE_TYPES = ("default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional")
 """Names accepted as ``rope_type``: Hugging Face's names, plus ``"ntk"`` (static NTK-aware base change)."""
 
 DEFAULT_ROPE_THETA = 10000.0
@@ -32,6 +32,7 @@ _REQUIRED = {
     "yarn": ("original_max_position_embeddings",),
     "llama3": ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
     "longrope": ("short_factor", "long_factor", "original_max_position_embeddings"),
+    "proportional": (),
 }
 
 
@@ -93,7 +94,11 @@ class RopeParameters:
     head_dim : int
         Size of one attention head, >= 1.
     partial_rotary_factor : float, default 1.0
-        Fraction of the head that is rotated, in ``(0, 1]``.
+        Fraction of the head that is rotated, in ``(0, 1]``. Two meanings exist (see ``dim`` and
+        ``rotary_dim``): for every ``rope_type`` but ``proportional``, the first ``int(p * head_dim)``
+        channels rotate, with frequencies spread over that rotary size (GPT-NeoX, Phi, GLM); for
+        ``proportional`` (Gemma 4's global layers), the frequencies are spread over the whole head and only
+        the ``int(p * head_dim) // 2`` fastest pairs rotate.
     max_position_embeddings : int or None
         Context length the config declares (after any extension).
     original_max_position_embeddings : int or None
@@ -110,14 +115,19 @@ class RopeParameters:
         Whether YaRN rounds its blend edges outward to whole pair indices.
     low_freq_factor, high_freq_factor : float or None
         Llama 3.1's band edges ``L / low_freq_factor`` and ``L / high_freq_factor`` (in tokens); > 0,
-        ``low_freq_factor < high_freq_factor``.
+        ``low_freq_factor <= high_freq_factor`` (Llama 4 sets both to 1: no blend band).
     short_factor, long_factor : sequence of float or None
         LongRoPE's per-pair divisors, ``rotary dim // 2`` numbers > 0 each.
 
     Attributes
     ----------
     dim : int
-        Rotary dimension ``int(head_dim * partial_rotary_factor)`` (transformers truncates the same way).
+        Size the frequency schedule is spread over, twice the length of ``inv_freq``: the rotary dimension
+        ``int(head_dim * partial_rotary_factor)`` (transformers truncates the same way), or the whole
+        ``head_dim`` for ``proportional``.
+    rotary_dim : int
+        How many channels of a head rotate: ``dim``, or for ``proportional`` ``2 * (int(p * head_dim) // 2)``
+        (its other pairs have frequency 0).
 
     """
 
@@ -139,6 +149,7 @@ class RopeParameters:
     short_factor: tuple[float, ...] | None = None
     long_factor: tuple[float, ...] | None = None
     dim: int = field(init=False)
+    rotary_dim: int = field(init=False)
 
     def __post_init__(self) -> None:
         if self.rope_type not in KNOWN_ROPE_TYPES:
@@ -152,13 +163,25 @@ class RopeParameters:
         }
         if values["partial_rotary_factor"] > 1.0:
             raise ValueError(f"partial_rotary_factor must be in (0, 1], got {self.partial_rotary_factor!r}")
-        dim = int(values["head_dim"] * values["partial_rotary_factor"])
-        if dim < 2 or dim % 2:
-            raise ValueError(
-                f"the rotary dim int(head_dim * partial_rotary_factor) must be an even integer >= 2, got "
-                f"int({values['head_dim']} * {values['partial_rotary_factor']}) = {dim}"
-            )
-        values["dim"] = dim
+        head_dim, proportion = values["head_dim"], values["partial_rotary_factor"]
+        if self.rope_type == "proportional":
+            # transformers: rope_angles = int(partial_rotary_factor * head_dim // 2), the rest get frequency 0
+            rotated_pairs = int(proportion * head_dim // 2)
+            if head_dim % 2 or rotated_pairs < 1:
+                raise ValueError(
+                    "rope_type 'proportional' needs an even head_dim and at least one rotated pair, "
+                    f"int(partial_rotary_factor * head_dim // 2) >= 1; got head_dim={head_dim} and "
+                    f"partial_rotary_factor={proportion}"
+                )
+            dim, rotary_dim = head_dim, 2 * rotated_pairs
+        else:
+            dim = rotary_dim = int(head_dim * proportion)
+            if dim < 2 or dim % 2:
+                raise ValueError(
+                    f"the rotary dim int(head_dim * partial_rotary_factor) must be an even integer >= 2, got "
+                    f"int({head_dim} * {proportion}) = {dim}"
+                )
+        values["dim"], values["rotary_dim"] = dim, rotary_dim
         for name in ("max_position_embeddings", "original_max_position_embeddings"):
             value = getattr(self, name)
             values[name] = None if value is None else check_positive_int(value, name)
@@ -204,9 +227,9 @@ class RopeParameters:
                     f"beta_fast must be >= beta_slow, got beta_fast={self.resolved_beta_fast} and "
                     f"beta_slow={self.resolved_beta_slow}"
                 )
-        if self.rope_type == "llama3" and not self.low_freq_factor < self.high_freq_factor:
+        if self.rope_type == "llama3" and not self.low_freq_factor <= self.high_freq_factor:
             raise ValueError(
-                f"low_freq_factor must be < high_freq_factor, got low_freq_factor={self.low_freq_factor} "
+                f"low_freq_factor must be <= high_freq_factor, got low_freq_factor={self.low_freq_factor} "
                 f"and high_freq_factor={self.high_freq_factor}"
             )
         if (
@@ -230,7 +253,11 @@ class RopeParameters:
         """
         if self.factor is not None:
             return self.factor
-        if self.max_position_embeddings is not None and self.original_max_position_embeddings is not None:
+        if (
+            self.rope_type in ("yarn", "longrope")
+            and self.max_position_embeddings is not None
+            and self.original_max_position_embeddings is not None
+        ):
             return self.max_position_embeddings / self.original_max_position_embeddings
         return 1.0
 

@@ -12,6 +12,7 @@ from rope_viz.scaling.llama3 import llama3_frequencies
 from rope_viz.scaling.longrope import longrope_frequencies
 from rope_viz.scaling.ntk import dynamic_frequencies, ntk_frequencies
 from rope_viz.scaling.parameters import RopeParameters, check_seq_len
+from rope_viz.scaling.proportional import proportional_frequencies
 from rope_viz.scaling.result import RopeScaling
 from rope_viz.scaling.yarn import yarn_frequencies
 
@@ -25,6 +26,7 @@ METHODS: dict[str, RopeMethod] = {
     "yarn": yarn_frequencies,
     "llama3": llama3_frequencies,
     "longrope": longrope_frequencies,
+    "proportional": proportional_frequencies,
 }
 """``rope_type -> method``; every method is ``(parameters, seq_len) -> (inv_freq, attention_factor)``."""
 

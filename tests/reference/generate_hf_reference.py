@@ -164,6 +164,59 @@ def _synthetic_cases() -> list[dict]:
     return cases
 
 
+def _proportional_cases() -> list[dict]:
+    """Proportional RoPE (Gemma 4's global layers): frequencies over the whole head, slow pairs set to 0."""
+    cases = []
+    for head_dim, rope_theta in ((128, 10000.0), (256, 1000000.0), (512, 1000000.0), (80, 10000.0)):
+        top = {"hidden_size": 2048, "num_attention_heads": 16, "head_dim": head_dim}
+        top["max_position_embeddings"] = MAX_POSITION_EMBEDDINGS
+        for proportion in (0.25, 0.4, 0.5, 1.0):
+            for factor in (None, 1.0, 8.0):
+                keys = {"rope_type": "proportional", "rope_theta": rope_theta}
+                keys["partial_rotary_factor"] = proportion
+                if factor is not None:
+                    keys["factor"] = factor
+                label = f"proportional-p{proportion:g}-s{factor}/d{head_dim}-theta{rope_theta:g}"
+                cases.append({"id": f"{label}/v5/seqNone", "config": {**top, "rope_parameters": keys}})
+                if factor == 8.0:
+                    block = {key: value for key, value in keys.items() if key != "rope_theta"}
+                    config = {**top, "rope_theta": rope_theta, "rope_scaling": block}
+                    cases.append({"id": f"{label}/v4/seqNone", "config": config})
+    return cases
+
+
+def _layer_type_cases() -> list[dict]:
+    """Configs with one RoPE setting per attention layer type: Gemma 3's 4.x layout and the 5.x nesting."""
+    gemma3 = {
+        "model_type": "gemma3_text",
+        "hidden_size": 2560,
+        "num_attention_heads": 8,
+        "head_dim": 256,
+        "num_hidden_layers": 12,
+        "max_position_embeddings": 131072,
+        "rope_theta": 1000000.0,
+        "rope_local_base_freq": 10000.0,
+        "rope_scaling": {"rope_type": "linear", "factor": 8.0},
+    }
+    nested = {
+        "hidden_size": 2048,
+        "num_attention_heads": 16,
+        "head_dim": 128,
+        "num_hidden_layers": 6,
+        "layer_types": ["sliding_attention", "full_attention"] * 3,
+        "rope_parameters": {
+            "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+            "full_attention": {"rope_type": "linear", "factor": 4.0, "rope_theta": 1000000.0},
+        },
+    }
+    cases = []
+    for label, config, via in (("gemma3", gemma3, "rotary_module"), ("nested-v5", nested, "init_function")):
+        for layer_type in ("full_attention", "sliding_attention"):
+            case = {"id": f"layer-type/{label}/{layer_type}", "config": config, "via": via}
+            cases.append({**case, "layer_type": layer_type})
+    return cases
+
+
 def _layout_cases() -> list[dict]:
     """Config layouts: partial_rotary_factor and original length at the top level, nested text_config."""
     head = {"hidden_size": 2560, "num_attention_heads": 32, "max_position_embeddings": 16384}
@@ -210,8 +263,12 @@ def _preset_cases() -> list[dict]:
 
     cases = []
     for name, preset in PRESETS.items():
-        cases.append({"id": f"preset/{name}", "config": preset.config, "via": "rotary_module"})
-        cases.append({"id": f"preset/{name}/init", "config": preset.config, "via": "init_function"})
+        for layer_type in preset.layer_types or [None]:
+            suffix = "" if layer_type is None else f"/{layer_type}"
+            for via, label in (("rotary_module", ""), ("init_function", "/init")):
+                case = {"id": f"preset/{name}{suffix}{label}", "config": preset.config, "via": via}
+                case["layer_type"] = layer_type
+                cases.append(case)
     for seq_len in (4096, 4097, 131072):
         config = PRESETS["phi-3.5-mini-instruct"].config
         cases.append(
@@ -221,13 +278,23 @@ def _preset_cases() -> list[dict]:
 
 
 def build_cases() -> list[dict]:
-    """Every case: ``id``, ``config``, ``seq_len`` and ``via``."""
-    cases = _synthetic_cases() + _layout_cases() + _preset_cases()
+    """Every case: ``id``, ``config``, ``seq_len``, ``layer_type`` and ``via``."""
+    cases = _synthetic_cases() + _proportional_cases() + _layer_type_cases()
+    cases += _layout_cases() + _preset_cases()
     for case in cases:
         case.setdefault("seq_len", None)
+        case.setdefault("layer_type", None)
         case.setdefault("via", "init_function")
         case["config"] = copy.deepcopy(case["config"])
     return cases
+
+
+def _layer_config(hf_config, layer_type: str):
+    """The config a layer type's rotary embedding reads (Gemma 4 resolves its head size per layer type)."""
+    try:
+        return hf_config.per_layer_config[layer_type]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return hf_config
 
 
 def _hf_config(config: dict):
@@ -239,29 +306,54 @@ def _hf_config(config: dict):
 
 
 def _rotary_module(model_type: str, hf_config):
-    module = importlib.import_module(f"transformers.models.{model_type}.modeling_{model_type}")
-    names = [name for name in dir(module) if name.endswith("RotaryEmbedding")]
+    package = model_type.removesuffix("_text")
+    module = importlib.import_module(f"transformers.models.{package}.modeling_{package}")
+    # multimodal models have a vision tower with a rotary embedding of its own
+    names = [name for name in dir(module) if name.endswith("RotaryEmbedding") and "Vision" not in name]
     if len(names) != 1:
         raise RuntimeError(f"expected one rotary-embedding class in {module.__name__}, found {names}")
     return getattr(module, names[0])(hf_config)
 
 
+def _default_for_layer_type(hf_config, layer_type: str) -> tuple:
+    """Plain RoPE of one layer type, the rule of Gemma 3's ``compute_default_rope_parameters``."""
+    import torch
+
+    settings = hf_config.rope_parameters[layer_type]
+    head_dim = getattr(hf_config, "head_dim", None) or hf_config.hidden_size // hf_config.num_attention_heads
+    dim = int(head_dim * settings.get("partial_rotary_factor", 1.0))
+    exponents = torch.arange(0, dim, 2, dtype=torch.int64).to(dtype=torch.float) / dim
+    return 1.0 / (settings["rope_theta"] ** exponents), 1.0
+
+
 def hf_rope(
-    config: dict, seq_len: int | None = None, via: str = "init_function"
+    config: dict, seq_len: int | None = None, via: str = "init_function", layer_type: str | None = None
 ) -> tuple[list[float], float]:
-    """``(inv_freq, attention_factor)`` as transformers computes them for ``config`` (a config.json dict)."""
+    """``(inv_freq, attention_factor)`` as transformers computes them for ``config`` (a config.json dict).
+
+    ``layer_type`` picks one attention layer type's settings in a config that has one per type.
+    """
     from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
     from transformers.models.phi.modeling_phi import PhiRotaryEmbedding
 
     model_type, hf_config = _hf_config(config)
+    if getattr(hf_config, "text_config", None) is not None:  # a multimodal model's language model
+        hf_config = hf_config.text_config
+        model_type = hf_config.model_type
+    settings = hf_config.rope_parameters if layer_type is None else hf_config.rope_parameters[layer_type]
     if via == "rotary_module":
         module = _rotary_module(model_type, hf_config)
-        inv_freq, attention_factor = module.inv_freq, module.attention_scaling
-    elif hf_config.rope_parameters["rope_type"] == "default":
+        prefix = "" if layer_type is None else f"{layer_type}_"
+        inv_freq = getattr(module, f"{prefix}inv_freq")
+        attention_factor = getattr(module, f"{prefix}attention_scaling")
+    elif settings["rope_type"] == "default" and layer_type is not None:
+        inv_freq, attention_factor = _default_for_layer_type(_layer_config(hf_config, layer_type), layer_type)
+    elif settings["rope_type"] == "default":
         inv_freq, attention_factor = PhiRotaryEmbedding.compute_default_rope_parameters(hf_config)
     else:
-        init_function = ROPE_INIT_FUNCTIONS[hf_config.rope_parameters["rope_type"]]
-        inv_freq, attention_factor = init_function(hf_config, None, seq_len=seq_len)
+        init_function = ROPE_INIT_FUNCTIONS[settings["rope_type"]]
+        keywords = {} if layer_type is None else {"layer_type": layer_type}
+        inv_freq, attention_factor = init_function(hf_config, None, seq_len=seq_len, **keywords)
     # float32 values; 9 significant digits represent each exactly.
     return [float(f"{value:.9g}") for value in inv_freq.tolist()], float(attention_factor)
 
@@ -282,7 +374,9 @@ def main() -> None:
     transformers.logging.set_verbosity_error()
     cases = build_cases()
     for case in cases:
-        case["inv_freq"], case["attention_factor"] = hf_rope(case["config"], case["seq_len"], case["via"])
+        case["inv_freq"], case["attention_factor"] = hf_rope(
+            case["config"], case["seq_len"], case["via"], case["layer_type"]
+        )
     document = {
         "description": "inv_freq and attention_factor from Hugging Face transformers' RoPE code, per config",
         "generator": "tests/reference/generate_hf_reference.py",

@@ -1,63 +1,12 @@
-"""RoPE settings of real open models, each as the RoPE-relevant keys of its Hugging Face ``config.json``.
+"""Presets of models released up to 2024, one RoPE setting per model.
 
-Every preset names the Hub repository its keys come from, the URL of that ``config.json`` and the paper or
-model card that describes the model. The dicts keep the file's own layout (transformers 4.x: ``rope_theta``
-plus ``rope_scaling``; keys absent from the file are absent here too), so :func:`load` exercises the same
-parsing a downloaded config goes through.
-
-Examples
---------
->>> scaling = load("llama-3.1-8b")
->>> scaling.rope_type, scaling.dim, scaling.pair_counts()
-('llama3', 128, {'untouched': 29, 'blended': 6, 'interpolated': 29})
-
+Llama 2 and 3.1, Code Llama, Mistral 7B, Qwen2.5, Gemma 2, DeepSeek-V3 and Phi-3.5. Each config dict keeps the
+layout of the model's own ``config.json``.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
-
-from rope_viz.scaling import RopeScaling, from_config
-
-_HUB = "https://huggingface.co"
-
-
-@dataclass(frozen=True)
-class Preset:
-    """One model's RoPE configuration and where it comes from.
-
-    Attributes
-    ----------
-    name : str
-        Key in :data:`PRESETS`.
-    hf_repo : str
-        Hugging Face Hub repository id.
-    paper : str
-        Paper or model card describing the model.
-    config : dict
-        RoPE-relevant keys of the repository's ``config.json``, in its own layout. Treat as read-only;
-        :meth:`config_dict` returns a copy to modify.
-    notes : str
-        What the configuration shows.
-
-    """
-
-    name: str
-    hf_repo: str
-    paper: str
-    config: dict = field(repr=False)
-    notes: str = ""
-
-    @property
-    def source_url(self) -> str:
-        """URL of the ``config.json`` the keys are taken from."""
-        return f"{_HUB}/{self.hf_repo}/blob/main/config.json"
-
-    def config_dict(self) -> dict:
-        """Return a deep copy of :attr:`config`, safe to edit."""
-        return copy.deepcopy(self.config)
-
+from rope_viz.presets.record import Preset
 
 _PHI_3_5_LONG_FACTOR = [
     1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115,
@@ -93,7 +42,7 @@ _QWEN_2_5_7B_INSTRUCT = {
     "rope_theta": 1000000.0,
 }
 
-_PRESET_LIST = [
+CLASSIC_PRESETS = [
     # meta-llama/Llama-2-7b-hf config.json (written by transformers 4.31): no rope_theta key at all, so the
     # default base 10000 applies; rope_scaling is null.
     Preset(
@@ -256,43 +205,3 @@ _PRESET_LIST = [
         "sqrt(1 + ln 32 / ln 4096) = 1.1902 in both cases, so no length runs plain RoPE.",
     ),
 ]
-
-PRESETS: dict[str, Preset] = {preset.name: preset for preset in _PRESET_LIST}
-"""All presets by name."""
-
-
-def get(name: str) -> Preset:
-    """Return the preset called ``name``.
-
-    Raises
-    ------
-    ValueError
-        If there is no such preset; the message lists the names.
-
-    """
-    if name not in PRESETS:
-        raise ValueError(f"name must be one of {sorted(PRESETS)}, got {name!r}")
-    return PRESETS[name]
-
-
-def load(name: str, *, seq_len: int | None = None) -> RopeScaling:
-    """Frequencies and attention factor of the preset ``name``: ``from_config(PRESETS[name].config)``.
-
-    Parameters
-    ----------
-    name : str
-        A key of :data:`PRESETS`.
-    seq_len : int, optional
-        Passed to :func:`rope_viz.scaling.from_config` (matters for ``longrope`` and ``dynamic``).
-
-    Returns
-    -------
-    RopeScaling
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is not a preset; the message lists the names.
-
-    """
-    return from_config(get(name).config, seq_len=seq_len)
