@@ -715,3 +715,21 @@ def test_direct_parameters_are_checked_too():
         RopeParameters(head_dim=64, rope_theta=0.5)
     with pytest.raises(ValueError, match=r"factor must be a finite number >= 1"):
         classify_pairs([1.0, 2.0], 0.5)
+
+
+def test_unknown_keys_in_the_rope_block_are_reported_as_a_warning():
+    config = {"head_dim": 64, "rope_scaling": {"rope_type": "linear", "factor": 2.0, "facter": 4.0}}
+    with pytest.warns(
+        UserWarning, match=r"rope_scaling has keys that rope_type 'linear' does not use.*\['facter'\]"
+    ):
+        scaling = from_config(config)
+    np.testing.assert_allclose(scaling.inv_freq, plain(64) / 2.0, rtol=1e-13)  # the unknown key is ignored
+    # keys a rope_type does not use are unknown for it, even where another rope_type uses them
+    with pytest.warns(UserWarning, match=r"\['beta_fast'\]"):
+        from_config({"head_dim": 64, "rope_parameters": {"rope_type": "default", "beta_fast": 32.0}})
+
+
+def test_model_specific_keys_are_not_reported(recwarn):
+    from_config({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})
+    from_config({"head_dim": 128, "rope_parameters": {"rope_type": "default", "mrope_interleaved": True}})
+    assert not [warning for warning in recwarn if issubclass(warning.category, UserWarning)]

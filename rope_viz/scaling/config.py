@@ -15,6 +15,7 @@ except where it silently picks one of two contradictory values; there this modul
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Mapping
 
 from rope_viz.scaling.parameters import DEFAULT_ROPE_THETA, KNOWN_ROPE_TYPES, RopeParameters
@@ -34,6 +35,52 @@ _FLOAT_KEYS = (
     "low_freq_factor",
     "high_freq_factor",
 )
+
+
+# The keys transformers 5.23 accepts in a RoPE block, per rope_type (RotaryEmbeddingConfigMixin's
+# _validate_<rope_type>_rope_parameters: required plus optional keys); any other key gets a warning there.
+_COMMON_KEYS = {"rope_type", "type", "rope_theta", "partial_rotary_factor"}
+_ACCEPTED_KEYS = {
+    "default": _COMMON_KEYS,
+    "linear": _COMMON_KEYS | {"factor"},
+    "ntk": _COMMON_KEYS | {"factor"},
+    "dynamic": _COMMON_KEYS | {"factor"},
+    "yarn": _COMMON_KEYS
+    | {
+        "factor",
+        "original_max_position_embeddings",
+        "attention_factor",
+        "beta_fast",
+        "beta_slow",
+        "mscale",
+        "mscale_all_dim",
+        "truncate",
+    },
+    "llama3": _COMMON_KEYS
+    | {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor"},
+    "longrope": _COMMON_KEYS
+    | {"short_factor", "long_factor", "original_max_position_embeddings", "attention_factor", "factor"},
+    "proportional": _COMMON_KEYS | {"factor"},
+}
+# Keys some model classes keep in the block and tell transformers not to warn about
+# (``ignore_keys_at_rope_validation`` of the Qwen-VL, GLM-4V and Ministral 3 configs, among others).
+_MODEL_SPECIFIC_KEYS = {
+    "mrope_section",
+    "mrope_interleaved",
+    "llama_4_scaling_beta",
+    "max_position_embeddings",
+}
+
+
+def _warn_unknown_keys(block: Mapping, rope_type: str, block_name: str) -> None:
+    unknown = sorted(set(block) - _ACCEPTED_KEYS[rope_type] - _MODEL_SPECIFIC_KEYS)
+    if unknown:
+        warnings.warn(
+            f"{block_name} has keys that rope_type {rope_type!r} does not use, ignored: {unknown} "
+            "(transformers warns about them too; check their spelling)",
+            UserWarning,
+            stacklevel=4,
+        )
 
 
 def _present(mapping: Mapping, key: str) -> bool:
@@ -253,6 +300,9 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
       836-843). For ``llama3`` this module raises instead of falling back: a Llama 3.1 config read that way
       would silently use its extended length as the pre-training one.
 
+    A key of the RoPE block that its ``rope_type`` does not use (a misspelt ``"facter"``, say) is ignored
+    with a ``UserWarning`` naming it, as transformers logs a warning for it.
+
     Where transformers silently keeps one of two different values (``rope_type`` vs ``type``, ``rope_theta``
     or ``partial_rotary_factor`` or ``original_max_position_embeddings`` at the top level vs in the block,
     ``rope_scaling`` vs ``rope_parameters``), this function raises.
@@ -270,6 +320,7 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
     block, nested = _select_layer_type(_rope_block(config), layer_type)
     block_name = "rope_parameters" if _present(config, "rope_parameters") else "rope_scaling"
     rope_type = _rope_type(block)
+    _warn_unknown_keys(block, rope_type, block_name)
 
     rope_theta = _one_value(block, config, "rope_theta", block_name=block_name)
     partial_rotary_factor = _one_value(block, config, "partial_rotary_factor", block_name=block_name)
