@@ -5,7 +5,8 @@ The math modules (:mod:`~rope_viz.frequencies`, :mod:`~rope_viz.rotation`, :mod:
 subpackages and import plotly or ipywidgets only when used.
 """
 
-from rope_viz import attention_temperatures, axial, mla, mrope, presets, scaling
+from rope_viz import attention_temperatures, axial, broken_rope, mla, mrope, presets, scaling
+from rope_viz.checker import CheckReport, Finding, check
 from rope_viz.frequencies import angles, inv_freq, wavelengths
 from rope_viz.rotation import rotate, rotation_matrix, to_half, to_interleaved
 from rope_viz.scores import decay_bound, expected_self_score, relative_scores, score, score_matrix
@@ -13,9 +14,13 @@ from rope_viz.scores import decay_bound, expected_self_score, relative_scores, s
 __version__ = "0.1.0"
 
 __all__ = [
+    "CheckReport",
+    "Finding",
     "angles",
     "attention_temperatures",
     "axial",
+    "broken_rope",
+    "check",
     "decay_bound",
     "expected_self_score",
     "inv_freq",
