@@ -100,3 +100,77 @@ def check_vector_pair(q: object, k: object) -> tuple[np.ndarray, np.ndarray]:
         )
     check_dim(q.shape[0], "the size of q and k (dim)")
     return q, k
+
+
+def check_positions(
+    positions: object,
+    name: str = "positions",
+    *,
+    ndim: int | None = None,
+    length: int | None = None,
+    context: str = "",
+) -> np.ndarray:
+    """Return token positions as a float64 array after checking they are finite and of the shape asked for.
+
+    * ``ndim=None``: a scalar or a 1-D array, returned flat with shape ``(seq,)`` (a scalar is one position);
+    * ``ndim=0``: one scalar, returned as a 0-d array;
+    * ``ndim=1``: shape ``(seq,)``, and ``seq == length`` when ``length`` is given.
+
+    ``context`` (e.g. ``"to match x of shape (2, 3, 4)"``) goes into the message for a wrong shape. Positions
+    may be fractional or negative.
+    """
+    array = check_finite(positions, name)
+    where = f" {context}" if context else ""
+    if ndim is None:
+        if array.ndim > 1:
+            raise ValueError(
+                f"{name} must be a scalar or a 1-D array of positions{where}, got shape {array.shape}"
+            )
+        return array.reshape(-1)
+    if ndim == 0:
+        if array.ndim != 0:
+            raise ValueError(f"{name} must be one scalar{where}, got shape {array.shape}")
+        return array
+    if ndim == 1:
+        if array.ndim != 1 or (length is not None and array.shape[0] != length):
+            expected = "(seq,)" if length is None else f"(seq,) = ({length},)"
+            raise ValueError(f"{name} must have shape {expected}{where}, got shape {array.shape}")
+        return array
+    raise ValueError(f"ndim must be None, 0 or 1, got {ndim!r}")
+
+
+def check_frequencies(
+    inv_freq: object, dim: int | None = None, *, partial: bool = False, name: str = "inv_freq"
+) -> np.ndarray:
+    """Return rotation frequencies ``theta_i`` (radians per token) as a float64 1-D array after checking them.
+
+    Without ``dim``: a non-empty 1-D array of finite frequencies > 0, as the functions that take ``inv_freq``
+    on its own need. With ``dim``: the frequencies of a ``dim``-wide vector, ``dim // 2`` of them, or with
+    ``partial=True`` between 1 and ``dim // 2`` (a partial rotary: the first ``2 r`` channels rotate); finite
+    and >= 0, as a pair of frequency 0 does not rotate (proportional RoPE).
+    """
+    if partial and dim is None:
+        raise ValueError("partial=True needs dim (the size of the vectors the frequencies rotate)")
+    frequencies = check_finite(inv_freq, name)
+    if dim is None:
+        if frequencies.ndim != 1 or frequencies.size == 0 or np.any(frequencies <= 0):
+            raise ValueError(
+                f"{name} must be a 1-D array of positive frequencies (radians per token), "
+                f"got shape {frequencies.shape}"
+            )
+        return frequencies
+    pairs = dim // 2
+    if partial:
+        if frequencies.ndim != 1 or not 1 <= frequencies.shape[0] <= pairs:
+            raise ValueError(
+                f"{name} must have shape (r,) with 1 <= r <= dim // 2 = {pairs} for vectors of size "
+                f"{dim} (the first 2 r channels rotate), got shape {frequencies.shape}"
+            )
+    elif frequencies.shape != (pairs,):
+        raise ValueError(
+            f"{name} must have shape (dim // 2,) = ({pairs},) for vectors of size {dim}, "
+            f"got shape {frequencies.shape}"
+        )
+    if np.any(frequencies < 0):
+        raise ValueError(f"{name} must be >= 0 (radians per token; 0 for a pair that does not rotate)")
+    return frequencies

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rope_viz._validation import check_finite
+from rope_viz._validation import check_finite, check_positions
 from rope_viz.position_schemes import PositionScheme
 
 
@@ -74,10 +74,7 @@ def _check_tokens(x: object) -> np.ndarray:
 def _default_positions(x: np.ndarray, positions: object | None) -> np.ndarray:
     if positions is None:
         return np.arange(x.shape[0], dtype=np.float64)
-    positions = check_finite(positions, "positions")
-    if positions.shape != (x.shape[0],):
-        raise ValueError(f"positions must have shape (seq,) = ({x.shape[0]},), got shape {positions.shape}")
-    return positions
+    return check_positions(positions, ndim=1, length=x.shape[0])
 
 
 def attention_logits(

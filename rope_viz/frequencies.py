@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz._validation import check_base, check_dim, check_finite
+from rope_viz._validation import check_base, check_dim, check_finite, check_frequencies
 
 
 def inv_freq(dim: int, base: float = 10000.0) -> np.ndarray:
@@ -119,13 +119,7 @@ def angles(positions: object, inv_freq: object) -> np.ndarray:
 
     """
     positions = check_finite(positions, "positions")
-    frequencies = check_finite(inv_freq, "inv_freq")
-    if frequencies.ndim != 1 or frequencies.size == 0 or np.any(frequencies <= 0):
-        raise ValueError(
-            f"inv_freq must be a 1-D array of positive frequencies (radians per token), "
-            f"got shape {frequencies.shape}"
-        )
-    return np.multiply.outer(positions, frequencies)
+    return np.multiply.outer(positions, check_frequencies(inv_freq))
 
 
 def cos_sin_table(positions: object, inv_freq: object) -> tuple[np.ndarray, np.ndarray]:

@@ -21,10 +21,11 @@ from rope_viz._validation import (
     check_base,
     check_dim,
     check_finite,
+    check_frequencies,
     check_vector_pair,
 )
 from rope_viz.frequencies import inv_freq as _inv_freq
-from rope_viz.phases import check_frequencies, pair_products, partial_sums, phases, relative_bound
+from rope_viz.phases import pair_products, partial_sums, phases, relative_bound
 from rope_viz.rotation import resolve_inv_freq
 
 __all__ = [

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz._validation import check_base, check_dim, check_finite, check_real_array
+from rope_viz._validation import check_base, check_dim, check_finite, check_positions, check_real_array
 from rope_viz.rotation import rotate
 
 #: The slips :func:`inv_freq_wrong_exponent` knows, with the formula each one computes.
@@ -26,13 +26,6 @@ WRONG_EXPONENTS = {
     "lost_minus": "theta_i = base ** (+2i/d)",
     "lost_two": "theta_i = base ** (-i/d)",
 }
-
-
-def _positions_1d(positions: object, name: str = "positions") -> np.ndarray:
-    array = check_finite(positions, name)
-    if array.ndim > 1:
-        raise ValueError(f"{name} must be a scalar or a 1-D array of positions, got shape {array.shape}")
-    return array.reshape(-1)
 
 
 def _vector(x: object, name: str) -> np.ndarray:
@@ -78,7 +71,7 @@ def sincos_table(positions: object, dim: int, base: float = 10000.0) -> np.ndarr
     """
     dim = check_dim(dim)
     base = check_base(base)
-    positions = _positions_1d(positions)
+    positions = check_positions(positions)
     theta = base ** -(np.arange(0, dim, 2, dtype=np.float64) / dim)  # (d/2,)
     angle = np.multiply.outer(positions, theta)  # (seq, d/2)
     return np.concatenate([np.sin(angle), np.cos(angle)], axis=-1)

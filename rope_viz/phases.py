@@ -11,17 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz._validation import check_convention, check_finite, check_vector_pair
-
-
-def check_frequencies(inv_freq: object) -> np.ndarray:
-    """Return ``inv_freq`` as a float64 1-D array after checking its entries are finite and positive."""
-    frequencies = check_finite(inv_freq, "inv_freq")
-    if frequencies.ndim != 1 or frequencies.size == 0 or np.any(frequencies <= 0):
-        raise ValueError(
-            f"inv_freq must be a 1-D array of positive frequencies, got shape {frequencies.shape}"
-        )
-    return frequencies
+from rope_viz._validation import check_convention, check_finite, check_frequencies, check_vector_pair
 
 
 def phases(distances: object, frequencies: np.ndarray) -> np.ndarray:

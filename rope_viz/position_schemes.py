@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rope_viz._validation import check_base, check_dim, check_finite
+from rope_viz._validation import check_base, check_dim, check_finite, check_positions
 from rope_viz.rotation import rotate
 
 
@@ -53,9 +53,7 @@ def sinusoidal_embeddings(positions: object, dim: int, base: float = 10000.0) ->
     """
     dim = check_dim(dim)
     base = check_base(base)
-    positions = check_finite(positions, "positions")
-    if positions.ndim != 1:
-        raise ValueError(f"positions must have shape (seq,), got shape {positions.shape}")
+    positions = check_positions(positions, ndim=1)
     theta = base ** -(np.arange(0, dim, 2, dtype=np.float64) / dim)  # (d/2,)
     angle = np.multiply.outer(positions, theta)  # (seq, d/2)
     embeddings = np.empty((positions.size, dim))
@@ -133,9 +131,7 @@ def learned_absolute_embeddings(positions: object, table: object) -> np.ndarray:
     table = check_finite(table, "table")
     if table.ndim != 2:
         raise ValueError(f"table must have shape (L, d), got shape {table.shape}")
-    positions = check_finite(positions, "positions")
-    if positions.ndim != 1:
-        raise ValueError(f"positions must have shape (seq,), got shape {positions.shape}")
+    positions = check_positions(positions, ndim=1)
     if np.any(positions != np.round(positions)):
         raise ValueError("positions of a learned table must be whole numbers")
     too_far = positions[(positions < 0) | (positions >= table.shape[0])]
@@ -243,8 +239,8 @@ def t5_bias(
     weights = check_finite(bucket_bias, "bucket_bias")
     if weights.ndim != 1:
         raise ValueError(f"bucket_bias must have shape (num_buckets,), got shape {weights.shape}")
-    m = _positions_1d(query_positions, "query_positions")
-    n = _positions_1d(key_positions, "key_positions")
+    m = check_positions(query_positions, "query_positions", ndim=1)
+    n = check_positions(key_positions, "key_positions", ndim=1)
     offsets = n[None, :] - m[:, None]  # (q, k): key minus query, as in T5
     buckets = t5_relative_bucket(
         offsets, bidirectional=bidirectional, num_buckets=weights.size, max_distance=max_distance
@@ -322,16 +318,9 @@ def alibi_bias(query_positions: object, key_positions: object, slope: float) -> 
     """
     if not (math.isfinite(slope) and slope >= 0):
         raise ValueError(f"slope must be a finite number >= 0, got {slope!r}")
-    m = _positions_1d(query_positions, "query_positions")
-    n = _positions_1d(key_positions, "key_positions")
+    m = check_positions(query_positions, "query_positions", ndim=1)
+    n = check_positions(key_positions, "key_positions", ndim=1)
     return -slope * np.abs(m[:, None] - n[None, :])
-
-
-def _positions_1d(values: object, name: str) -> np.ndarray:
-    array = check_finite(values, name)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must have shape (seq,), got shape {array.shape}")
-    return array
 
 
 # --- schemes as objects with three hooks -------------------------------------------------------------------

@@ -31,7 +31,14 @@ from rope_viz._rotation_kernels import (
     elementwise_kernel,
     fill_cos_sin,
 )
-from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_real_array
+from rope_viz._validation import (
+    check_base,
+    check_convention,
+    check_dim,
+    check_frequencies,
+    check_positions,
+    check_real_array,
+)
 from rope_viz.frequencies import inv_freq as _inv_freq
 
 
@@ -44,21 +51,7 @@ def resolve_inv_freq(dim: int, base: float, inv_freq: object | None, *, partial:
     """
     if inv_freq is None:
         return _inv_freq(dim, check_base(base))
-    frequencies = check_finite(inv_freq, "inv_freq")
-    if partial:
-        if frequencies.ndim != 1 or not 1 <= frequencies.shape[0] <= dim // 2:
-            raise ValueError(
-                f"inv_freq must have shape (r,) with 1 <= r <= dim // 2 = {dim // 2} for vectors of size "
-                f"{dim} (the first 2 r channels rotate), got shape {frequencies.shape}"
-            )
-    elif frequencies.shape != (dim // 2,):
-        raise ValueError(
-            f"inv_freq must have shape (dim // 2,) = ({dim // 2},) for vectors of size {dim}, "
-            f"got shape {frequencies.shape}"
-        )
-    if np.any(frequencies < 0):
-        raise ValueError("inv_freq must be >= 0 (radians per token; 0 for a pair that does not rotate)")
-    return frequencies
+    return check_frequencies(inv_freq, dim, partial=partial)
 
 
 def _check_vectors(x: object, name: str = "x", *, finite: bool = True) -> np.ndarray:
@@ -73,20 +66,10 @@ def _check_vectors(x: object, name: str = "x", *, finite: bool = True) -> np.nda
 
 def _check_positions(positions: object, x: np.ndarray) -> np.ndarray:
     """Positions as float64: a scalar for ``x`` of shape ``(dim,)``, else shape ``(seq,)`` matching ``x``."""
-    positions = check_finite(positions, "positions")
     if x.ndim == 1:
-        if positions.ndim != 0:
-            raise ValueError(
-                f"positions must be one scalar for x of shape (dim,) = {x.shape}, got shape {positions.shape}"
-            )
-        return positions
-    seq = x.shape[-2]
-    if positions.shape != (seq,):
-        raise ValueError(
-            f"positions must have shape (seq,) = ({seq},) to match x of shape {x.shape} "
-            f"(..., seq, dim), got shape {positions.shape}"
-        )
-    return positions
+        return check_positions(positions, ndim=0, context=f"for x of shape (dim,) = {x.shape}")
+    context = f"to match x of shape {x.shape} (..., seq, dim)"
+    return check_positions(positions, ndim=1, length=x.shape[-2], context=context)
 
 
 def rotate_elementwise(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, convention: str) -> np.ndarray:
@@ -258,9 +241,7 @@ def rotation_matrix(
     """
     convention = check_convention(convention)
     dim = check_dim(dim)
-    position = check_finite(position, "position")
-    if position.ndim != 0:
-        raise ValueError(f"position must be one scalar, got shape {position.shape}")
+    position = check_positions(position, "position", ndim=0)
     frequencies = resolve_inv_freq(dim, base, inv_freq, partial=True)
     theta = float(position) * frequencies
     cos, sin = np.cos(theta), np.sin(theta)

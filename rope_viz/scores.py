@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_vector_pair
+from rope_viz._validation import (
+    check_base,
+    check_convention,
+    check_dim,
+    check_finite,
+    check_positions,
+    check_vector_pair,
+)
 from rope_viz.frequencies import inv_freq as _inv_freq
 from rope_viz.phases import pair_products, relative_bound
 from rope_viz.rotation import resolve_inv_freq, rotate
@@ -26,13 +33,6 @@ def _check_scalar(value: object, name: str) -> float:
     if array.ndim != 0:
         raise ValueError(f"{name} must be one finite number, got shape {array.shape}")
     return float(array)
-
-
-def _check_positions_1d(values: object, name: str) -> np.ndarray:
-    array = check_finite(values, name)
-    if array.ndim > 1:
-        raise ValueError(f"{name} must be a scalar or a 1-D array of positions, got shape {array.shape}")
-    return array.reshape(-1)
 
 
 def score(
@@ -172,8 +172,8 @@ def score_matrix(
 
     """
     q, k = check_vector_pair(q, k)
-    query_positions = _check_positions_1d(query_positions, "query_positions")
-    key_positions = _check_positions_1d(key_positions, "key_positions")
+    query_positions = check_positions(query_positions, "query_positions")
+    key_positions = check_positions(key_positions, "key_positions")
     options = {"base": base, "inv_freq": inv_freq, "convention": convention}
     queries = rotate(np.broadcast_to(q, (query_positions.size, q.size)), query_positions, **options)
     keys = rotate(np.broadcast_to(k, (key_positions.size, k.size)), key_positions, **options)

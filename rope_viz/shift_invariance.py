@@ -13,15 +13,8 @@ import random
 
 import numpy as np
 
-from rope_viz._validation import check_dim, check_finite, check_real_array
+from rope_viz._validation import check_dim, check_finite, check_positions, check_real_array
 from rope_viz.position_schemes import sinusoidal_embeddings
-
-
-def _positions_1d(values: object, name: str) -> np.ndarray:
-    array = check_finite(values, name)
-    if array.ndim > 1:
-        raise ValueError(f"{name} must be a scalar or a 1-D array of positions, got shape {array.shape}")
-    return array.reshape(-1)
 
 
 def gaussian_vectors_from_python_random(seed: int = 1, dim: int = 8, count: int = 2) -> list[np.ndarray]:
@@ -101,8 +94,8 @@ def additive_score_matrix(
             f"q and k must be vectors of the same size (dim,), got shapes {q.shape} and {k.shape}"
         )
     dim = check_dim(q.shape[0], "the size of q and k (dim)")
-    queries = q + sinusoidal_embeddings(_positions_1d(query_positions, "query_positions"), dim, base)
-    keys = k + sinusoidal_embeddings(_positions_1d(key_positions, "key_positions"), dim, base)
+    queries = q + sinusoidal_embeddings(check_positions(query_positions, "query_positions"), dim, base)
+    keys = k + sinusoidal_embeddings(check_positions(key_positions, "key_positions"), dim, base)
     return queries @ keys.T
 
 
@@ -128,8 +121,8 @@ def offsets(query_positions: object, key_positions: object) -> np.ndarray:
            [ 1.,  0.]])
 
     """
-    m = _positions_1d(query_positions, "query_positions")
-    n = _positions_1d(key_positions, "key_positions")
+    m = check_positions(query_positions, "query_positions")
+    n = check_positions(key_positions, "key_positions")
     return np.subtract.outer(m, n)
 
 

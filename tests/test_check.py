@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import rope_viz as rv
@@ -297,6 +297,8 @@ def test_negated_angles_are_reported_and_fail_only_when_a_convention_is_asked(di
 )
 def test_another_base_is_found_and_named(half, base, factor):
     dim, used = 2 * half, max(1.5, base * factor)
+    # base ** (-i/d), a lost factor 2, is the schedule of base sqrt(base): the finding names that slip
+    assume(not math.isclose(used, math.sqrt(base), rel_tol=1e-3))
 
     def fn(x, positions):
         return rv.rotate(x, positions, base=used)

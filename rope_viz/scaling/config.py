@@ -99,7 +99,8 @@ def _rope_block(config: Mapping) -> dict:
         if block:
             blocks[key] = dict(block)
     if len(blocks) == 2 and blocks["rope_scaling"] != blocks["rope_parameters"]:
-        # transformers keeps rope_scaling and drops rope_parameters (modeling_rope_utils.py line 777).
+        # transformers keeps rope_scaling and drops rope_parameters (5.23,
+        # RotaryEmbeddingConfigMixin.convert_rope_params_to_dict: rope_scaling or self.rope_parameters).
         raise ValueError(
             "rope_scaling and rope_parameters are both given and differ; give the RoPE settings in one "
             "of them"
@@ -129,7 +130,8 @@ def _rope_type(block: Mapping) -> str:
     names = {key: block[key] for key in ("rope_type", "type") if _present(block, key)}
     canonical = {key: ROPE_TYPE_ALIASES.get(name, name) for key, name in names.items()}
     if len(set(canonical.values())) > 1:
-        # transformers keeps rope_type and ignores type (modeling_rope_utils.py line 825).
+        # transformers keeps rope_type and ignores type (5.23,
+        # RotaryEmbeddingConfigMixin.standardize_rope_params).
         raise ValueError(
             f"rope_type and its older spelling type disagree: rope_type={names['rope_type']!r}, "
             f"type={names['type']!r}"
@@ -296,9 +298,10 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
     * Gemma 3's 4.x layout (``rope_theta``, ``rope_scaling`` and ``rope_local_base_freq``) is read as two
       settings, one per layer type (:func:`split_by_layer_type`), so it needs ``layer_type``;
     * for ``yarn``, ``longrope`` and ``llama3``, a top-level ``original_max_position_embeddings`` (Phi-3 keeps
-      it there) is used, else the block's, else ``max_position_embeddings`` (modeling_rope_utils.py lines
-      836-843). For ``llama3`` this module raises instead of falling back: a Llama 3.1 config read that way
-      would silently use its extended length as the pre-training one.
+      it there) is used, else the block's, else ``max_position_embeddings`` (transformers 5.23,
+      ``RotaryEmbeddingConfigMixin.standardize_rope_params``). For ``llama3`` this module raises instead of
+      falling back: a Llama 3.1 config read that way would silently use its extended length as the
+      pre-training one.
 
     A key of the RoPE block that its ``rope_type`` does not use (a misspelt ``"facter"``, say) is ignored
     with a ``UserWarning`` naming it, as transformers logs a warning for it.
@@ -333,8 +336,9 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
     if rope_type == "yarn" and "factor" not in block:
         # transformers raises KeyError for a missing key; an explicit null factor is derived instead.
         raise ValueError("factor is required for rope_type 'yarn' (a finite number >= 1, or null)")
-    # transformers reads truncate with .get("truncate", True) from the outer rope_parameters dict (line 475):
-    # an explicit null therefore means False, and a block nested by layer type always truncates.
+    # transformers (5.23, _compute_yarn_parameters) reads truncate with config.rope_parameters.get("truncate",
+    # True), from the outer dict: an explicit null therefore means False, and a block nested by layer type
+    # always truncates.
     truncate = True if nested else block.get("truncate", True)
     truncate = False if truncate is None else truncate
     for name in ("short_factor", "long_factor"):

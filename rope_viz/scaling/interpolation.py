@@ -66,8 +66,8 @@ def linear_frequencies(parameters: RopeParameters, seq_len: int | None = None) -
 
     Notes
     -----
-    The paper interpolates positions; transformers divides ``inv_freq`` instead
-    (modeling_rope_utils.py line 190). The angles ``m * theta_i / s`` are the same.
+    The paper interpolates positions; transformers divides ``inv_freq`` instead (``inv_freq /= factor`` in
+    ``_compute_linear_scaling_rope_parameters``, 5.23). The angles ``m * theta_i / s`` are the same.
 
     Examples
     --------

@@ -56,8 +56,8 @@ def llama3_frequencies(parameters: RopeParameters, seq_len: int | None = None) -
     Notes
     -----
     Source: Meta's Llama 3.1 reference code (``apply_scaling``, meta-llama/llama-models), whose constants
-    8, 1, 4 and 8192 transformers quotes in ``_compute_llama3_parameters`` (modeling_rope_utils.py lines
-    645-648); the Llama 3 paper
+    8, 1, 4 and 8192 transformers quotes in ``_compute_llama3_parameters`` (5.23, in the comments on
+    ``factor``, ``low_freq_factor``, ``high_freq_factor`` and ``old_context_len``); the Llama 3 paper
     (Grattafiori et al. 2024, "The Llama 3 Herd of Models", arXiv:2407.21783) does not spell out the formula.
     The blend ``g`` is the ramp of the YaRN paper, eq. (18) (linear in the turns ``rho``, arXiv:2309.00071
     section 3.2), with ``alpha = 1, beta = 4``, but without YaRN's attention factor. YaRN's reference code

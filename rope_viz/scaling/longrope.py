@@ -17,7 +17,7 @@ def longrope_attention_factor(parameters: RopeParameters) -> float:
     """Multiplier of cos and sin: ``attention_factor`` if given, else ``sqrt(1 + ln s / ln L)`` for ``s > 1``.
 
     ``s`` is ``factor``, or ``max_position_embeddings / original_max_position_embeddings`` without one, and
-    ``L = original_max_position_embeddings`` (transformers, modeling_rope_utils.py lines 560-568).
+    ``L = original_max_position_embeddings`` (transformers 5.23, ``_compute_longrope_parameters``).
 
     Examples
     --------
@@ -75,12 +75,14 @@ def longrope_frequencies(parameters: RopeParameters, seq_len: int | None = None)
     sort the searched divisors by size, against 1 and ``s``; no ramp joins them as in YaRN or Llama 3.1.
     In transformers:
 
-    * the list is chosen per call from ``seq_len`` (line 571); in a model, ``longrope_frequency_update``
-      switches to ``long_factor`` once the largest position id + 1 exceeds
-      ``original_max_position_embeddings`` (line 79);
+    * the list is chosen per call from ``seq_len`` (``_compute_longrope_parameters``, 5.23); in a model,
+      ``longrope_frequency_update`` (inside ``dynamic_rope_update``) switches to ``long_factor`` once the
+      largest position id + 1 exceeds ``original_max_position_embeddings``;
     * the attention factor depends on ``factor``, not on ``seq_len``, so it multiplies cos and sin even while
-      ``short_factor`` is in use (lines 563-568);
-    * a top-level ``original_max_position_embeddings`` (Phi-3's layout) wins over the block's (line 841).
+      ``short_factor`` is in use (the ``attention_factor is None`` branch of
+      ``_compute_longrope_parameters``);
+    * a top-level ``original_max_position_embeddings`` (Phi-3's layout) wins over the block's
+      (``RotaryEmbeddingConfigMixin.standardize_rope_params``).
 
     """
     plain = _plain_inv_freq(parameters.dim, parameters.rope_theta)

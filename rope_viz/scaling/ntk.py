@@ -117,7 +117,7 @@ def dynamic_frequencies(parameters: RopeParameters, seq_len: int | None = None) 
     -----
     The scale ``s * l / L - (s - 1)`` is the one of the original dynamic-scaling code, which transformers
     credits to the Reddit users bloc97 and emozilla (r/LocalLLaMA, June 2023) in the docstring of
-    ``_compute_dynamic_ntk_parameters`` (modeling_rope_utils.py; the formula is on line 341). The YaRN
+    ``_compute_dynamic_ntk_parameters`` (transformers 5.23, where it rescales ``base``). The YaRN
     authors' repository has the same formula (jquesnelle/yarn,
     ``scaled_rope/LlamaDynamicScaledRotaryEmbedding.py``). The YaRN paper (arXiv:2309.00071; section 3.3 of
     its first version, 3.4 of the ICLR 2024 one) later restates dynamic scaling as ``s = max(1, l / L)``,
@@ -126,9 +126,10 @@ def dynamic_frequencies(parameters: RopeParameters, seq_len: int | None = None) 
     * ``factor = 1`` is *not* plain RoPE beyond ``L``: it is the paper's dynamic scaling. ``factor`` sets the
       slope ``factor / L``;
     * ``l`` is clamped to at least ``max_position_embeddings``, not ``original_max_position_embeddings``
-      (lines 330-338);
+      (the ``seq_len`` default and clamp in ``_compute_dynamic_ntk_parameters``);
     * in a model, the rotary module recomputes only when a sequence is longer than any seen so far and resets
-      to plain RoPE when one is shorter than ``L`` (``dynamic_frequency_update``, lines 101-119). Its
+      to plain RoPE when one is shorter than ``L`` (``dynamic_frequency_update``, inside
+      ``dynamic_rope_update``). Its
       frequencies for a given length can therefore depend on earlier calls; this function is the stateless
       rule;
     * keys enter the key-value cache already rotated, with the frequencies of their own step

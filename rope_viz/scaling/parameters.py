@@ -248,8 +248,9 @@ class RopeParameters:
         """The extension factor ``s`` the method uses.
 
         ``factor`` if given; for ``yarn`` and ``longrope`` without one, ``max_position_embeddings /
-        original_max_position_embeddings`` (transformers' modeling_rope_utils.py lines 427-428 and 560-561);
-        1.0 when neither is known (``default``).
+        original_max_position_embeddings`` (the ``factor is None`` branch of transformers 5.23's
+        ``_compute_yarn_parameters`` and ``_compute_longrope_parameters``); 1.0 when neither is known
+        (``default``).
         """
         if self.factor is not None:
             return self.factor

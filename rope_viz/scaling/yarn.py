@@ -21,7 +21,8 @@ import numpy as np
 from rope_viz.frequencies import inv_freq as _plain_inv_freq
 from rope_viz.scaling.parameters import RopeParameters
 
-_SINGULAR_RAMP_WIDTH = 0.001  # transformers widens an empty ramp by this much (line 463)
+# transformers widens an empty ramp by this much (5.23, linear_ramp_factor in _compute_yarn_parameters)
+_SINGULAR_RAMP_WIDTH = 0.001
 
 
 def yarn_get_mscale(factor: float, mscale: float = 1.0) -> float:
@@ -54,8 +55,9 @@ def yarn_attention_factor(parameters: RopeParameters) -> float:
 
     ``attention_factor`` if given; else ``get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)`` when both
     ``mscale`` and ``mscale_all_dim`` are non-zero; else ``get_mscale(s) = 0.1 ln s + 1`` (paper eq. (22) for
-    ``sqrt(1/t)``, section 3.4). This is transformers' rule (modeling_rope_utils.py lines 436-440): one of
-    ``mscale`` or ``mscale_all_dim`` alone is ignored, and equal values give exactly 1.
+    ``sqrt(1/t)``, section 3.4). This is transformers' rule (5.23, ``_compute_yarn_parameters`` when
+    ``attention_factor`` is None): one of ``mscale`` or ``mscale_all_dim`` alone is ignored, and equal values
+    give exactly 1.
     """
     if parameters.attention_factor is not None:
         return parameters.attention_factor
@@ -87,7 +89,8 @@ def yarn_correction_range(parameters: RopeParameters) -> tuple[float, float]:
     linear in ``i`` in between. ``low`` is the pair that turns ``beta_fast`` times over ``L``, ``high`` the
     one that turns ``beta_slow`` times; with ``truncate`` they are rounded outward (floor, ceil). Both are
     clamped to ``[0, dim - 1]``, as in the reference code's ``_yarn_find_correction_range`` and in
-    transformers (line 459): the upper clamp is ``dim - 1``, not ``dim // 2 - 1``.
+    transformers (5.23, ``find_correction_range`` in ``_compute_yarn_parameters``): the upper clamp is
+    ``dim - 1``, not ``dim // 2 - 1``.
 
     Examples
     --------
@@ -144,29 +147,33 @@ def yarn_frequencies(parameters: RopeParameters, seq_len: int | None = None) -> 
     Notes
     -----
     Where the code that YaRN models run differs from the paper's equations. The first two points hold for
-    the authors' reference code (jquesnelle/yarn) and for transformers (modeling_rope_utils.py
-    ``_compute_yarn_parameters``) and vLLM alike, which copy it:
+    the authors' reference code (jquesnelle/yarn) and for transformers (5.23, ``_compute_yarn_parameters``
+    in modeling_rope_utils.py; the helpers named below are defined inside it) and vLLM alike, which copy it:
 
     * the paper's ramp, eq. (18), ``gamma(rho) = (rho - alpha) / (beta - alpha)`` (``alpha = beta_slow``,
       ``beta = beta_fast``), is linear in the number of turns ``rho = L / lambda`` (the paper writes ``r``);
       the code converts ``beta_fast`` and ``beta_slow`` to pair indices (transformers'
-      ``find_correction_dim``, line 450) and ramps linearly in the pair index (``linear_ramp_factor``,
-      line 465). As ``i`` is linear in ``ln rho``, the code's ``gamma`` is
-      ``ln(rho / beta_slow) / ln(beta_fast / beta_slow)``; the edges are further rounded outward to whole
-      indices (transformers' ``truncate``, the default, line 475; the reference code always rounds). The
-      released YaRN models were fine-tuned with this ramp;
-    * the upper edge is clamped to ``dim - 1`` rather than the last pair ``dim // 2 - 1`` (line 459);
+      ``find_correction_dim``) and ramps linearly in the pair index (``linear_ramp_factor``). As ``i`` is
+      linear in ``ln rho``, the code's ``gamma`` is ``ln(rho / beta_slow) / ln(beta_fast / beta_slow)``; the
+      edges are further rounded outward to whole indices (transformers' ``truncate``, the default, read in
+      ``_compute_yarn_parameters``; the reference code always rounds). The released YaRN models were
+      fine-tuned with this ramp;
+    * the upper edge is clamped to ``dim - 1`` rather than the last pair ``dim // 2 - 1``
+      (``find_correction_range``);
 
     and in transformers:
 
-    * ``beta_fast`` and ``beta_slow`` fall back to 32 and 1 with ``or`` (lines 444-445), so a 0 also becomes
-      the default; this module rejects 0 instead;
+    * ``beta_fast`` and ``beta_slow`` fall back to 32 and 1 with ``or``
+      (``rope_parameters_dict.get("beta_fast") or 32``), so a 0 also becomes the default; this module
+      rejects 0 instead;
     * the attention factor combines DeepSeek's ``mscale`` and ``mscale_all_dim`` as a ratio of ``get_mscale``
-      values (line 438), which is 1 when they are equal, as in DeepSeek-V3. DeepSeek-V3's attention module
-      then multiplies its softmax scale by ``get_mscale(s, mscale_all_dim) ** 2`` itself;
+      values (when ``attention_factor`` is None), which is 1 when they are equal, as in DeepSeek-V3.
+      DeepSeek-V3's attention module then multiplies its softmax scale by
+      ``get_mscale(s, mscale_all_dim) ** 2`` itself;
     * ``factor = None`` is replaced by ``max_position_embeddings / original_max_position_embeddings``
-      (lines 427-428); a missing ``original_max_position_embeddings`` falls back to
-      ``max_position_embeddings`` during config standardisation (line 843);
+      (the ``factor is None`` branch); a missing ``original_max_position_embeddings`` falls back to
+      ``max_position_embeddings`` during config standardisation
+      (``RotaryEmbeddingConfigMixin.standardize_rope_params``);
     * transformers 4.51 to 4.55 replaced an explicit ``factor`` by ``max_position_embeddings /
       original_max_position_embeddings`` whenever the block named the latter (huggingface/transformers issue
       #38224; fixed in 4.56), so a block that keeps both lengths equal, as Qwen2.5's model card does, ran
