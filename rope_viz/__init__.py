@@ -1,8 +1,11 @@
 """rope_viz: the math, figures and widgets of an interactive course on Rotary Position Embedding (RoPE).
 
 The math modules (:mod:`~rope_viz.frequencies`, :mod:`~rope_viz.rotation`, :mod:`~rope_viz.scores`,
-:mod:`~rope_viz.scaling`, :mod:`~rope_viz.presets`) need only numpy. Figures and widgets live in their own
-subpackages and import plotly or ipywidgets only when used.
+:mod:`~rope_viz.scaling`, :mod:`~rope_viz.presets`) need only numpy. So do the RoPE of recent models
+(:mod:`~rope_viz.attention_temperatures`, :mod:`~rope_viz.mla`, :mod:`~rope_viz.mrope`,
+:mod:`~rope_viz.axial` and :func:`rope_viz.scaling.layers_from_config`) and :func:`check`, which diagnoses a
+reader's own RoPE implementation. Figures and widgets live in their own subpackages and import plotly or
+ipywidgets only when used.
 """
 
 from rope_viz import attention_temperatures, axial, broken_rope, mla, mrope, presets, scaling
