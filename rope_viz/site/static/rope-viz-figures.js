@@ -16,6 +16,19 @@
      notebook whose kernel restarted may load the figure library a second time, and a plot must never be
      updated by a plotly.js other than the one that drew it (its internal state would not match). */
   var Plotly = window.Plotly;
+  /* The direct drawing (rope-viz-direct.js) and its canvas layers (rope-viz-canvas.js) write into the SVG that
+     Plotly drew and read some of Plotly's internals; they were written and tested against this plotly.js
+     (tests/test_plotly_fence.py keeps it equal to the bundle the site serves). With any other version
+     every step is a plain Plotly redraw: slower, but drawn by Plotly itself. CONTRIBUTING.md says how to
+     upgrade. */
+  var TESTED_PLOTLY_VERSION = "4.1.1";
+  var directAllowed = Boolean(Plotly) && Plotly.version === TESTED_PLOTLY_VERSION;
+  if (Plotly && !directAllowed) {
+    console.info(
+      "rope-viz: plotly.js " + Plotly.version + " is not the version the direct drawing was tested with (" +
+      TESTED_PLOTLY_VERSION + "), so every slider step is a plain Plotly redraw"
+    );
+  }
   /* The plots this copy drew, for the theme watcher. */
   var drawnPlots = new Set();
 
@@ -168,7 +181,7 @@
     /* Two ways to draw a state. A step is drawn directly in the SVG when rope-viz-direct.js covers all it
        changes (well inside a frame); any other step, and the settled state once the slider rests, is drawn
        by Plotly, so that hover labels and later redraws show the state on screen. */
-    var direct = window.RopeVizDirect ? window.RopeVizDirect.create(plot, figure) : null;
+    var direct = directAllowed && window.RopeVizDirect ? window.RopeVizDirect.create(plot, figure) : null;
     var committed = null;  // the state Plotly itself holds: {key, state}
     var shown = null;  // the state on screen
     var commitTimer = null;
