@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Set up, build, serve and test the rope-viz course on a fresh Debian/Ubuntu machine with Python 3.11+.
 #
-#   ./dev.sh serve [PORT]      build the site and serve it at http://127.0.0.1:PORT/ (default 8000)
-#   ./dev.sh test [ARGS...]    install what the tests need (Python packages, Debian's chromium) and run them all
-#   ./dev.sh build             build the site into _build/html (warnings are errors)
-#   ./dev.sh lint              ruff check and format check
+#   ./dev.sh serve [PORT]           build the site and serve it at http://127.0.0.1:PORT/ (default 8000)
+#   ./dev.sh test [ARGS...]         install what the tests need (Python packages, Debian's chromium), run them all
+#   ./dev.sh test --fast [ARGS...]  the unit, property and doctest tests only: no site build, browser or Jupyter
+#   ./dev.sh build                  build the site into _build/html (warnings are errors)
+#   ./dev.sh lint                   ruff check and format check, ESLint
 #
-# Everything Python goes into .venv/ beside this script; the first run installs it, later runs reuse it.
+# Everything Python goes into .venv/ beside this script, the JavaScript tools into node_modules/; the first run
+# installs them, later runs reuse them.
+# ARGS go to pytest as they are (a path, -k, -x, ...).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -57,8 +60,29 @@ setup_browser() {
   fi
 }
 
+setup_node() {
+  # ESLint (and the other JavaScript tools pinned in package-lock.json) go into node_modules/.
+  if ! command -v npm >/dev/null 2>&1; then
+    as_root apt-get update -q
+    as_root apt-get install -y -q nodejs npm
+  fi
+  local stamp=node_modules/.package-lock.sha256
+  local want
+  want=$(sha256sum package-lock.json | cut -d' ' -f1)
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "$want" >"$stamp"
+  fi
+}
+
 build() {
-  "$VENV/bin/jupyter-book" build . --builder html -W -n --keep-going
+  # One build at a time per checkout: two at once would share _build/.jupyter_cache and _build/html.
+  mkdir -p _build
+  if command -v flock >/dev/null 2>&1; then
+    flock _build/.build.lock "$VENV/bin/jupyter-book" build . --builder html -W -n --keep-going
+  else
+    "$VENV/bin/jupyter-book" build . --builder html -W -n --keep-going
+  fi
 }
 
 case "${1:-}" in
@@ -77,16 +101,26 @@ case "${1:-}" in
   test)
     shift
     setup_python
+    setup_node
+    if [ "${1:-}" = "--fast" ]; then
+      shift
+      # Tests marked slow (tests/conftest.py marks them) build the site, execute notebooks or drive a browser
+      # or Jupyter; the two folders that hold nothing else are not even collected. One pytest-xdist worker per
+      # core: about half the time on two cores (pass -n 0 for one process, e.g. with --pdb).
+      exec "$PY" -m pytest -m "not slow" --ignore=tests/site --ignore=tests/live -n auto "$@"
+    fi
     setup_browser
     exec "$PY" -m pytest "$@"
     ;;
   lint)
     setup_python
+    setup_node
     "$VENV/bin/ruff" check .
     "$VENV/bin/ruff" format --check .
+    node_modules/.bin/eslint --max-warnings 0 .
     ;;
   *)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -8,7 +8,17 @@ reader's own RoPE implementation. Figures and widgets live in their own subpacka
 ipywidgets only when used.
 """
 
-from rope_viz import attention_temperatures, axial, broken_rope, mla, mrope, presets, scaling
+from rope_viz import (
+    attention_temperatures,
+    axial,
+    broken_rope,
+    mla,
+    mrope,
+    permutation,
+    precision,
+    presets,
+    scaling,
+)
 from rope_viz.checker import CheckReport, Finding, check
 from rope_viz.frequencies import angles, inv_freq, wavelengths
 from rope_viz.rotation import rotate, rotation_matrix, to_half, to_interleaved
@@ -29,6 +39,8 @@ __all__ = [
     "inv_freq",
     "mla",
     "mrope",
+    "permutation",
+    "precision",
     "presets",
     "relative_scores",
     "rotate",

@@ -1,10 +1,26 @@
-"""Shared hypothesis strategies and reference helpers for the math tests.
+"""Shared hypothesis strategies and reference helpers for the math tests, the suite's hypothesis profiles,
+and the marking of slow tests.
 
-Test modules import them with ``from tests.conftest import ...``. Nothing here changes hypothesis' global
-settings: each test states its own ``@settings``, so other test modules are unaffected.
+Test modules import the strategies and helpers with ``from tests.conftest import ...``. The reference helpers
+are written from the definitions, one pair at a time with :mod:`math`, and share no code with :mod:`rope_viz`.
 
-The reference helpers are written from the definitions, one pair at a time with :mod:`math`, and share no code
-with :mod:`rope_viz`.
+Hypothesis profiles (``ROPE_VIZ_HYPOTHESIS_PROFILE``; ``ci`` when the ``CI`` variable is set, as on CI, else
+``default``; pytest's ``--hypothesis-profile`` overrides both):
+
+``default``
+    No deadline and no ``too_slow`` health check: a loaded 2-core machine can make any example slow, and that
+    says nothing about the code. Random examples, remembered in ``.hypothesis/``.
+``ci``
+    As ``default``, derandomized (every run tries the same examples, so a result never depends on the run)
+    with no example database, and a failure prints the blob that reproduces it.
+
+A test's own ``@settings`` (e.g. :data:`PROPERTY`) sets what it names and takes the rest from the profile.
+
+Slow tests (``./dev.sh test --fast`` leaves them out with ``-m "not slow"``) are marked here at collection,
+so a new test file needs no marks of its own when it uses the usual fixtures: every test under
+``tests/site/`` and ``tests/live/``, and every test that asks for one of :data:`SLOW_FIXTURES` (a browser,
+the built site, a Jupyter server, a run of a chapter). A test that is slow in another way (it executes
+notebooks itself, builds the book) carries ``@pytest.mark.slow`` itself.
 
 The ``browser`` fixture is the one chromium of the whole test session: Playwright's sync API allows one
 instance at a time, so every test that drives a browser (the site, KaTeX, live notebooks) shares it.
@@ -13,25 +29,72 @@ instance at a time, so every test that drives a browser (the site, KaTeX, live n
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+
+#: The environment variable that names the hypothesis profile.
+HYPOTHESIS_PROFILE_VARIABLE = "ROPE_VIZ_HYPOTHESIS_PROFILE"
+
+# Each profile names its parent: hypothesis loads a "ci" profile of its own where CI is set, and a profile
+# without a parent would inherit from whichever profile is loaded.
+settings.register_profile(
+    "default", settings.get_profile("default"), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "ci", settings.get_profile("default"), derandomize=True, database=None, print_blob=True
+)
+settings.load_profile(
+    os.environ.get(HYPOTHESIS_PROFILE_VARIABLE, "ci" if os.environ.get("CI") else "default")
+)
 
 CONVENTIONS = ("interleaved", "half")
 
 #: The settings of the property tests: no deadline (the first numpy call of a run can be slow).
 PROPERTY = settings(deadline=None, max_examples=60)
 
+#: Directories of ``tests/`` whose every test is slow (the site build with its browser pass, the real Jupyter
+#: clients), with the marks they add besides ``slow``.
+SLOW_DIRECTORIES: dict[str, tuple[str, ...]] = {"site": (), "live": ("live",)}
+#: Fixtures that make a test slow, with the marks they add besides ``slow``.
+SLOW_FIXTURES: dict[str, tuple[str, ...]] = {
+    "browser": ("browser",),
+    "built_site": (),
+    "site_url": ("browser",),
+    "jupyter": ("live",),
+    "live_venv": ("live",),
+    "plain_kernel_run": (),
+}
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
 conventions = st.sampled_from(CONVENTIONS)
 dims = st.integers(min_value=1, max_value=32).map(lambda half: 2 * half)  # even, 2..64
 bases = st.floats(min_value=1.01, max_value=1e6)
 positions = st.floats(min_value=-1e4, max_value=1e4)  # fractional and negative included
 coordinates = st.floats(min_value=-10.0, max_value=10.0)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark slow every test under one of :data:`SLOW_DIRECTORIES` or using one of :data:`SLOW_FIXTURES`."""
+    for item in items:
+        marks: set[str] = set()
+        path = Path(item.path).resolve()
+        parts = path.relative_to(TESTS).parts if path.is_relative_to(TESTS) else ()
+        if len(parts) > 1 and parts[0] in SLOW_DIRECTORIES:
+            marks.update({"slow", *SLOW_DIRECTORIES[parts[0]]})
+        for name in getattr(item, "fixturenames", ()):
+            if name in SLOW_FIXTURES:
+                marks.update({"slow", *SLOW_FIXTURES[name]})
+        present = {mark.name for mark in item.iter_markers()}
+        for name in sorted(marks - present):
+            item.add_marker(name)
 
 
 def vectors(dim: int) -> st.SearchStrategy[np.ndarray]:
@@ -91,3 +154,28 @@ def browser() -> Iterator[object]:
             yield instance
         finally:
             instance.close()
+
+
+@pytest.fixture(scope="session")
+def plain_kernel_run() -> Callable[[Path], tuple[object, dict[str, list[dict]]]]:
+    """Run a chapter in a plain kernel once per test session; every test that needs the run reads this one.
+
+    Calling it with a notebook's path returns what :func:`rope_viz.site.notebook_numbers.run_in_plain_kernel`
+    returns (the executed notebook and its prose numbers), or raises what that run raised.
+    """
+    from rope_viz.site import notebook_numbers
+
+    runs: dict[Path, tuple[object, dict[str, list[dict]]] | Exception] = {}
+
+    def run(notebook_path: Path) -> tuple[object, dict[str, list[dict]]]:
+        if notebook_path not in runs:
+            try:
+                runs[notebook_path] = notebook_numbers.run_in_plain_kernel(notebook_path, ROOT)
+            except Exception as error:  # a chapter that fails fails every test that reads it, run once
+                runs[notebook_path] = error
+        outcome = runs[notebook_path]
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    return run

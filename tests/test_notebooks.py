@@ -1,16 +1,13 @@
 """The chapter notebooks: committed clean, set up for Colab from the one repository URL, written to the
 chapter template, and executable in a plain Jupyter kernel (the live-widget path; the site build runs the
-other)."""
+other; the kernel run is the session's one, ``plain_kernel_run`` in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from rope_viz.site.notebook_setup import SETUP_TAG, repository_url, setup_cell_source
 
@@ -65,13 +62,8 @@ def test_exercise_solutions_are_hidden_on_the_site_and_in_jupyter(notebook_path)
         assert cell["metadata"].get("jupyter", {}).get("source_hidden") is True
 
 
-def test_notebook_runs_in_a_plain_kernel_with_live_widgets(notebook_path, monkeypatch):
-    monkeypatch.delenv("ROPE_VIZ_SITE", raising=False)
-    notebook = nbformat.read(notebook_path, as_version=4)
-    client = NotebookClient(
-        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
-    )
-    client.execute(env={**os.environ})
+def test_notebook_runs_in_a_plain_kernel_with_live_widgets(notebook_path, plain_kernel_run):
+    notebook, _ = plain_kernel_run(notebook_path)
     widget_views = sum(
         1
         for cell in notebook.cells

@@ -143,10 +143,10 @@ def test_glue_binds_the_text_in_the_kernel_and_refuses_to_overwrite_a_variable(m
 
 
 @pytest.mark.slow
-def test_stored_numbers_are_what_the_notebook_computes(notebook_path):
+def test_stored_numbers_are_what_the_notebook_computes(notebook_path, plain_kernel_run):
     """What JupyterLab shows before anything runs is what Run All computes (``python -m
     rope_viz.site.notebook_numbers`` rewrites it)."""
-    computed = notebook_numbers.compute_numbers(notebook_path, ROOT)
+    _, computed = plain_kernel_run(notebook_path)
     for items in computed.values():
         for item in items:
             result = item["result"]

@@ -21,8 +21,12 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rope_viz.site.notebook_setup import write_notebook
+
+if TYPE_CHECKING:
+    from nbformat import NotebookNode
 
 #: Key of the Markdown cell metadata that jupyterlab-myst reads and writes.
 METADATA_KEY = "user_expressions"
@@ -50,12 +54,17 @@ def stored_numbers(notebook: dict) -> dict[str, list[dict]]:
     }
 
 
-def compute_numbers(notebook_path: Path, root: Path, timeout: int = 600) -> dict[str, list[dict]]:
+def run_in_plain_kernel(
+    notebook_path: Path, root: Path, timeout: int = 600
+) -> tuple[NotebookNode, dict[str, list[dict]]]:
     """Run the notebook in a plain kernel and evaluate every ``{eval}`` expression as jupyterlab-myst does.
 
-    Returns the ``user_expressions`` metadata due for every Markdown cell with expressions, by cell id: a list
-    of ``{"expression": ..., "result": ...}``, the result being the kernel's reply to the expression (a MIME
-    bundle with ``"status": "ok"``, or the error).
+    The kernel runs without ``ROPE_VIZ_SITE``, so the figures are live widgets, as in Jupyter.
+
+    Returns the executed notebook (an ``nbformat`` notebook with its outputs) and the ``user_expressions``
+    metadata due for every Markdown cell with expressions, by cell id: a list of ``{"expression": ...,
+    "result": ...}``, the result being the kernel's reply to the expression (a MIME bundle with ``"status":
+    "ok"``, or the error).
     """
     import nbformat
     from nbclient import NotebookClient
@@ -78,14 +87,19 @@ def compute_numbers(notebook_path: Path, root: Path, timeout: int = 600) -> dict
         notebook, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(root)}}
     )
     client.execute(env=environment)
-    text = "".join(
-        output.get("text", "") for output in notebook.cells[-1].outputs if output.get("name") == "stdout"
-    )
+    probe_cell = notebook.cells.pop()
+    text = "".join(output.get("text", "") for output in probe_cell.outputs if output.get("name") == "stdout")
     results = json.loads(text.split(_MARKER, 1)[1])
-    return {
+    numbers = {
         cell_id: [{"expression": expression, "result": results[expression]} for expression in exprs]
         for cell_id, exprs in wanted.items()
     }
+    return notebook, numbers
+
+
+def compute_numbers(notebook_path: Path, root: Path, timeout: int = 600) -> dict[str, list[dict]]:
+    """Return the ``user_expressions`` metadata due for every Markdown cell (:func:`run_in_plain_kernel`)."""
+    return run_in_plain_kernel(notebook_path, root, timeout)[1]
 
 
 def write_numbers(notebook_path: Path, numbers: dict[str, list[dict]]) -> bool:

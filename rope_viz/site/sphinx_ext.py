@@ -6,6 +6,9 @@
   build (Sphinx alone re-reads only the pages whose own text changed, and would show the old numbers).
 * Serves plotly.js (its cartesian bundle, at the version the installed ``plotly`` package ships) and the
   figure scripts (:data:`FIGURE_ASSETS`) once per page, and only on pages that contain a figure.
+* Serves the self-check questions' script and styles (:data:`QUESTION_ASSETS`) on the pages that hold a
+  question: a chapter's output of :func:`rope_viz.questions.show_questions`, or on a prose page the
+  ``{rope-viz-question} name`` directive, which builds ``rope_viz.question_bank.build(name)``.
 * Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
 * Reads the prose the way notebooks are written to be read in Jupyter too: ``{eval}`name``` shows the value
@@ -34,6 +37,10 @@ ASSET_FOLDER = "rope_viz"
 #: and the figure styles.
 FIGURE_ASSETS = ("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-figures.css")
 MATHJAX_PATH = "mathjax/tex-chtml.js"
+#: Every question's outer element carries this attribute (:mod:`rope_viz.questions`).
+QUESTION_MARKER = "data-rope-viz-question"
+#: The questions' front end: the script that grades them in the browser, and their styles.
+QUESTION_ASSETS = ("rope-viz-questions.js", "rope-viz-questions.css")
 
 
 #: Plotly's cartesian bundle (scatter, bar, heatmap, box, contour, histogram, image, pie, violin and ternary
@@ -116,6 +123,9 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
         for priority, name in enumerate(scripts, start=401):
             app.add_js_file(f"{ASSET_FOLDER}/{name}", priority=priority, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
+    if QUESTION_MARKER in body:
+        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-questions.js", priority=410, loading_method="defer")
+        app.add_css_file(f"{ASSET_FOLDER}/rope-viz-questions.css")
     _drop_duplicate_inline_scripts(context)
 
 
@@ -143,7 +153,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     assets = static / ASSET_FOLDER
     assets.mkdir(parents=True, exist_ok=True)
     shutil.copy2(plotly_js_path(), assets / "plotly.min.js")
-    for name in FIGURE_ASSETS:
+    for name in (*FIGURE_ASSETS, *QUESTION_ASSETS):
         shutil.copy2(STATIC_DIRECTORY / name, assets / name)
     shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
 
@@ -200,10 +210,34 @@ def _citation_targets(app: Any) -> dict[str, str]:
     return targets
 
 
+def _question_directive() -> Any:
+    """Return the ``rope-viz-question`` directive: ``rope_viz.question_bank.build(name)`` as HTML.
+
+    The answer is computed while the page is read, as a chapter's numbers are while its notebook runs.
+    """
+    from docutils import nodes
+    from sphinx.util.docutils import SphinxDirective
+
+    class QuestionDirective(SphinxDirective):
+        required_arguments = 1
+
+        def run(self) -> list:
+            from rope_viz import question_bank
+
+            try:
+                question = question_bank.build(self.arguments[0])
+            except ValueError as error:
+                raise self.error(str(error)) from error
+            return [nodes.raw("", question.to_html(), format="html")]
+
+    return QuestionDirective
+
+
 def setup(app: Any) -> dict[str, Any]:
     """Register the extension's role and event handlers."""
     # After myst-nb, whose own ``eval`` role needs a kernel running while the page is read.
     app.add_role("eval", _eval_role(), override=True)
+    app.add_directive("rope-viz-question", _question_directive())
     app.connect("source-read", _on_source_read)
     app.connect("config-inited", _on_config_inited)
     app.connect("env-get-outdated", _on_env_get_outdated)

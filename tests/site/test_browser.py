@@ -1,5 +1,12 @@
 """Every page of the built site in Debian's chromium: no errors, no request off 127.0.0.1, math rendered,
-every figure drawn, and every slider changes what is plotted. Saves a screenshot of each page."""
+every figure drawn, and every slider changes what is plotted. Saves a screenshot of each page.
+
+Each page is opened once and its checks run on it one after another, each a subtest with its own failure
+message (a failing check does not stop the next): the page loads cleanly, with its screenshot taken while
+every figure shows its initial state; then, on a chapter, :data:`CHAPTER_CHECKS` in their order. Between two
+checks the figures settle (Plotly draws the state on screen). A chapter takes about 3 s to load here: one
+visit instead of one per check saves that three times a chapter.
+"""
 
 from __future__ import annotations
 
@@ -103,98 +110,13 @@ def test_site_has_pages(built_site):
     assert "search.html" in pages
 
 
-def test_every_page_loads_cleanly_offline_and_renders_its_math(built_site, open_page):
-    ARTIFACTS.mkdir(exist_ok=True)
-    report = {}
-    for relative in _relative_pages(built_site):
-        page, problems, blocked = open_page(relative)
-        _wait_for_math(page)
-        figures = _wait_for_figures(page)
-        has_math = page.locator(".math").count() > 0
-        rendered = page.locator("mjx-container").count()
-        math_errors = page.locator("mjx-merror").count()
-        shot = ARTIFACTS / "screenshots" / (relative.replace("/", "__").removesuffix(".html") + ".png")
-        shot.parent.mkdir(parents=True, exist_ok=True)
-        # Plots out of view are not rendered (content-visibility: auto): show every one in the full-page shot,
-        # as a reader sees each when scrolling to it.
-        page.add_style_tag(content=".rope-viz-plot { content-visibility: visible !important; }")
-        page.wait_for_timeout(100)
-        page.screenshot(path=str(shot), full_page=True)
-        report[relative] = {"problems": problems, "blocked": blocked, "figures": figures, "math": rendered}
-        assert problems == [], f"{relative}: {problems}"
-        assert blocked == [], f"{relative} requested other hosts: {blocked}"
-        if has_math:
-            assert rendered > 0, f"{relative}: math present but MathJax rendered nothing"
-        assert math_errors == 0, f"{relative}: {math_errors} MathJax errors"
-        assert page.locator("text=\\(").count() == 0 or not has_math
-    (ARTIFACTS / "browser-report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
-
-
-def test_every_slider_of_every_figure_changes_the_plot(built_site, open_page):
-    chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
-    assert chapters, "no chapter pages"
-    for relative in chapters:
-        page, problems, blocked = open_page(relative)
-        figures = _wait_for_figures(page)
-        assert figures >= 1, f"{relative} has no interactive figure"
-        for figure_index in range(figures):
-            figure = page.locator("figure.rope-viz-demo").nth(figure_index)
-            plot_svg = figure.locator(".rope-viz-plot .main-svg").first
-            # A plot out of view is not rendered (content-visibility: auto): look at it as a reader would.
-            figure.scroll_into_view_if_needed()
-            plot_svg.wait_for(state="visible", timeout=5_000)
-            assert plot_svg.is_visible(), f"{relative} figure {figure_index} is not drawn"
-            sliders = figure.locator("input[type=range]")
-            assert sliders.count() >= 1
-            for slider_index in range(sliders.count()):
-                slider = sliders.nth(slider_index)
-                before = _plotted_data(page, figure_index)
-                renders = int(figure.get_attribute("data-renders"))
-                output_before = figure.locator("output").nth(slider_index).inner_text()
-                slider.focus()
-                # Move towards whichever end is further away, so the value really changes.
-                value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
-                page.keyboard.press("End" if maximum - value >= value else "Home")
-                page.wait_for_function(
-                    "([el, n]) => Number(el.dataset.renders) > n",
-                    arg=[figure.element_handle(), renders],
-                    timeout=5_000,
-                )
-                # A step may be drawn directly in the SVG first; Plotly's own data follow once it rests.
-                page.wait_for_function(
-                    "el => el.dataset.committed === el.dataset.state",
-                    arg=figure.element_handle(),
-                    timeout=5_000,
-                )
-                after = _plotted_data(page, figure_index)
-                assert after != before, (
-                    f"{relative} figure {figure_index}: slider {slider_index} changed nothing"
-                )
-                assert figure.locator("output").nth(slider_index).inner_text() != output_before
-        assert problems == [], f"{relative}: {problems}"
-        assert blocked == [], f"{relative}: {blocked}"
-
-
-def test_figures_follow_the_dark_theme(built_site, open_page):
-    chapter = next(relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/"))
-    page, problems, _ = open_page(chapter, color_scheme="dark")
-    _wait_for_figures(page)
-    page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
-    page.wait_for_timeout(300)
-    font_color = page.evaluate(
-        "() => document.querySelector('figure.rope-viz-demo .rope-viz-plot').layout.font.color"
-    )
-    assert font_color.lower() == "#ced6dd"
-    shot = ARTIFACTS / "screenshots" / (Path(chapter).stem + "__dark.png")
-    page.locator("figure.rope-viz-demo").first.screenshot(path=str(shot))
-    assert problems == []
-
-
 #: A channel difference above this counts a pixel as different (anti-aliasing stays below it).
 PIXEL_TOLERANCE = 48
 #: Share of a figure's pixels that may differ between the direct drawing and Plotly's (dash phases of a
 #: dashed curve whose points Plotly thins out, measured at 0.1 %).
 MAX_DIFFERING_PIXELS = 0.005
+#: The viewport height of the visit (the pixel comparison was measured with it).
+VIEWPORT_HEIGHT = 1500
 
 STEP_AND_HOLD = """
 async ([figureIndex, sliderIndex]) => {
@@ -218,62 +140,6 @@ figure => [...figure.querySelectorAll('foreignObject.rope-viz-canvas')]
   .filter(node => getComputedStyle(node).visibility !== 'hidden').length
 """
 
-
-def _differing_share(first: bytes, second: bytes) -> float:
-    from PIL import Image, ImageChops
-
-    one = Image.open(io.BytesIO(first)).convert("RGB")
-    two = Image.open(io.BytesIO(second)).convert("RGB")
-    assert one.size == two.size
-    difference = (
-        ImageChops.difference(one, two).convert("L").point(lambda v: 255 if v > PIXEL_TOLERANCE else 0)
-    )
-    return sum(1 for value in difference.get_flattened_data() if value) / (one.size[0] * one.size[1])
-
-
-def test_steps_drawn_directly_match_plotlys_drawing(built_site, open_page):
-    """A step drawn directly in the SVG looks as Plotly draws the same state, and Plotly's data follow."""
-    chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
-    direct_steps = 0
-    on_canvas = 0
-    redrawn = []
-    for relative in chapters:
-        page, problems, blocked = open_page(relative, height=1500)
-        for figure_index in range(_wait_for_figures(page, settled=True)):
-            figure = page.locator("figure.rope-viz-demo").nth(figure_index)
-            plot = figure.locator(".rope-viz-plot")
-            for slider_index in range(figure.locator("input[type=range]").count()):
-                path = page.evaluate(STEP_AND_HOLD, [figure_index, slider_index])
-                if path != "direct":
-                    redrawn.append(f"{relative} figure {figure_index} slider {slider_index}")
-                    continue
-                direct_steps += 1
-                on_canvas += figure.evaluate(SHOWN_CANVASES)
-                drawn_directly = plot.screenshot()
-                assert figure.get_attribute("data-committed") != figure.get_attribute("data-state")
-                figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
-                page.wait_for_function(
-                    "el => el.dataset.committed === el.dataset.state",
-                    arg=figure.element_handle(),
-                    timeout=5_000,
-                )
-                page.wait_for_timeout(150)
-                # Plotly's drawing hides the canvas layers (and shows again what they covered: if it
-                # stayed hidden, the pixels below would differ).
-                assert figure.evaluate(SHOWN_CANVASES) == 0
-                share = _differing_share(drawn_directly, plot.screenshot())
-                assert share <= MAX_DIFFERING_PIXELS, (
-                    f"{relative} figure {figure_index} slider {slider_index}: "
-                    f"{share:.2%} of the pixels differ from Plotly's drawing"
-                )
-        assert problems == [], f"{relative}: {problems}"
-        assert blocked == [], f"{relative}: {blocked}"
-    # The slider latency rests on the direct path: nearly every step must take it.
-    assert len(redrawn) <= 0.1 * (direct_steps + len(redrawn)), f"redrawn by Plotly: {redrawn}"
-    # Heatmaps, tick labels that change and clouds of markers are painted on canvas layers.
-    assert on_canvas > 0
-
-
 SWEEP_HEIGHTS = """
 async ([figureIndex, sliderIndex]) => {
   const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
@@ -291,20 +157,202 @@ async ([figureIndex, sliderIndex]) => {
 }
 """
 
+#: Hand every figure back to its own commit delay and let Plotly draw the state on screen.
+SETTLE = """
+() => {
+  for (const figure of document.querySelectorAll('figure.rope-viz-demo')) {
+    delete figure.dataset.commitDelay;
+    if (figure.dataset.committed !== figure.dataset.state) {
+      figure.dispatchEvent(new CustomEvent('rope-viz:commit'));
+    }
+  }
+}
+"""
 
-def test_figures_keep_their_height_while_a_slider_moves(built_site, open_page):
+
+def _differing_share(first: bytes, second: bytes) -> float:
+    from PIL import Image, ImageChops
+
+    one = Image.open(io.BytesIO(first)).convert("RGB")
+    two = Image.open(io.BytesIO(second)).convert("RGB")
+    assert one.size == two.size
+    difference = (
+        ImageChops.difference(one, two).convert("L").point(lambda v: 255 if v > PIXEL_TOLERANCE else 0)
+    )
+    return sum(1 for value in difference.get_flattened_data() if value) / (one.size[0] * one.size[1])
+
+
+def _settle(page) -> None:
+    """Wait until Plotly has drawn the state on screen of every figure, with their own commit delays."""
+    page.evaluate(SETTLE)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure.rope-viz-demo')]"
+        ".every(figure => figure.dataset.committed === figure.dataset.state)",
+        timeout=5_000,
+    )
+
+
+def _check_loads_cleanly(page, relative: str, problems: list[str], blocked: list[str]) -> dict:
+    """No console error, no request off 127.0.0.1, math rendered; saves a full-page screenshot."""
+    figures = page.locator("figure.rope-viz-demo").count()
+    has_math = page.locator(".math").count() > 0
+    rendered = page.locator("mjx-container").count()
+    math_errors = page.locator("mjx-merror").count()
+    shot = ARTIFACTS / "screenshots" / (relative.replace("/", "__").removesuffix(".html") + ".png")
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    # Plots out of view are not rendered (content-visibility: auto): show every one in the full-page shot,
+    # as a reader sees each when scrolling to it; the page is as it was for the checks after this one.
+    style = page.add_style_tag(content=".rope-viz-plot { content-visibility: visible !important; }")
+    page.wait_for_timeout(100)
+    page.screenshot(path=str(shot), full_page=True)
+    style.evaluate("node => node.remove()")
+    report = {"problems": list(problems), "blocked": list(blocked), "figures": figures, "math": rendered}
+    assert problems == [], f"{relative}: {problems}"
+    assert blocked == [], f"{relative} requested other hosts: {blocked}"
+    if has_math:
+        assert rendered > 0, f"{relative}: math present but MathJax rendered nothing"
+    assert math_errors == 0, f"{relative}: {math_errors} MathJax errors"
+    assert page.locator("text=\\(").count() == 0 or not has_math
+    return report
+
+
+def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """A step drawn directly in the SVG looks as Plotly draws the same state, and Plotly's data follow."""
+    for figure_index in range(page.locator("figure.rope-viz-demo").count()):
+        figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+        plot = figure.locator(".rope-viz-plot")
+        for slider_index in range(figure.locator("input[type=range]").count()):
+            where = f"{relative} figure {figure_index} slider {slider_index}"
+            path = page.evaluate(STEP_AND_HOLD, [figure_index, slider_index])
+            if path != "direct":
+                tally["redrawn"].append(where)
+                continue
+            tally["direct"].append(where)
+            if figure.evaluate(SHOWN_CANVASES):
+                tally["on canvas"].append(where)
+            drawn_directly = plot.screenshot()
+            assert figure.get_attribute("data-committed") != figure.get_attribute("data-state")
+            figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
+            page.wait_for_function(
+                "el => el.dataset.committed === el.dataset.state",
+                arg=figure.element_handle(),
+                timeout=5_000,
+            )
+            page.wait_for_timeout(150)
+            # Plotly's drawing hides the canvas layers (and shows again what they covered: if it
+            # stayed hidden, the pixels below would differ).
+            assert figure.evaluate(SHOWN_CANVASES) == 0, (
+                f"{where}: a canvas layer stayed over Plotly's drawing"
+            )
+            share = _differing_share(drawn_directly, plot.screenshot())
+            assert share <= MAX_DIFFERING_PIXELS, (
+                f"{where}: {share:.2%} of the pixels differ from Plotly's drawing"
+            )
+
+
+def _check_heights_stay(page, relative: str, tally: dict[str, list[str]]) -> None:
     """No slider value changes the height of its figure (the readout keeps room for its longest text), so
     the page below never jumps while a reader drags."""
-    chapters = [relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/")]
-    for relative in chapters:
-        page, problems, blocked = open_page(relative)
-        for figure_index in range(_wait_for_figures(page, settled=True)):
-            figure = page.locator("figure.rope-viz-demo").nth(figure_index)
-            figure.scroll_into_view_if_needed()
-            for slider_index in range(figure.locator("input[type=range]").count()):
-                heights = page.evaluate(SWEEP_HEIGHTS, [figure_index, slider_index])
-                assert max(heights) - min(heights) < 0.5, (
-                    f"{relative} figure {figure_index} slider {slider_index}: heights {sorted(set(heights))}"
-                )
-        assert problems == [], f"{relative}: {problems}"
-        assert blocked == [], f"{relative}: {blocked}"
+    for figure_index in range(page.locator("figure.rope-viz-demo").count()):
+        figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+        figure.scroll_into_view_if_needed()
+        for slider_index in range(figure.locator("input[type=range]").count()):
+            heights = page.evaluate(SWEEP_HEIGHTS, [figure_index, slider_index])
+            assert max(heights) - min(heights) < 0.5, (
+                f"{relative} figure {figure_index} slider {slider_index}: heights {sorted(set(heights))}"
+            )
+
+
+def _check_every_slider_changes_the_plot(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """Each slider moved by the keyboard to its further end changes the plotted data and its value text."""
+    figures = page.locator("figure.rope-viz-demo").count()
+    assert figures >= 1, f"{relative} has no interactive figure"
+    for figure_index in range(figures):
+        figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+        plot_svg = figure.locator(".rope-viz-plot .main-svg").first
+        # A plot out of view is not rendered (content-visibility: auto): look at it as a reader would.
+        figure.scroll_into_view_if_needed()
+        plot_svg.wait_for(state="visible", timeout=5_000)
+        assert plot_svg.is_visible(), f"{relative} figure {figure_index} is not drawn"
+        sliders = figure.locator("input[type=range]")
+        assert sliders.count() >= 1
+        for slider_index in range(sliders.count()):
+            slider = sliders.nth(slider_index)
+            before = _plotted_data(page, figure_index)
+            renders = int(figure.get_attribute("data-renders"))
+            output_before = figure.locator("output").nth(slider_index).inner_text()
+            slider.focus()
+            # Move towards whichever end is further away, so the value really changes.
+            value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+            page.keyboard.press("End" if maximum - value >= value else "Home")
+            page.wait_for_function(
+                "([el, n]) => Number(el.dataset.renders) > n",
+                arg=[figure.element_handle(), renders],
+                timeout=5_000,
+            )
+            # A step may be drawn directly in the SVG first; Plotly's own data follow once it rests.
+            page.wait_for_function(
+                "el => el.dataset.committed === el.dataset.state",
+                arg=figure.element_handle(),
+                timeout=5_000,
+            )
+            after = _plotted_data(page, figure_index)
+            assert after != before, f"{relative} figure {figure_index}: slider {slider_index} changed nothing"
+            assert figure.locator("output").nth(slider_index).inner_text() != output_before
+
+
+#: The checks of a chapter page, in the order they run on it, each with its subtest's name. Each takes the
+#: page, its path in the site and the tally of the steps drawn directly, redrawn by Plotly and on a canvas.
+CHAPTER_CHECKS = (
+    ("steps drawn directly match Plotly's drawing", _check_steps_drawn_directly),
+    ("figures keep their height while a slider moves", _check_heights_stay),
+    ("every slider of every figure changes the plot", _check_every_slider_changes_the_plot),
+)
+
+
+def test_every_page_in_one_visit(built_site, open_page, subtests):
+    """Open each page once and run every check on it in turn (see the module docstring for the order)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    report = {}
+    tally: dict[str, list[str]] = {"direct": [], "redrawn": [], "on canvas": []}
+    chapters = 0
+    for relative in _relative_pages(built_site):
+        page, problems, blocked = open_page(relative, height=VIEWPORT_HEIGHT)
+        chapter = relative.startswith("notebooks/")
+        with subtests.test("loads cleanly offline and renders its math", page=relative):
+            _wait_for_math(page)
+            # Settled: every figure drawn and its idle-time preparation done, as the direct steps need.
+            _wait_for_figures(page, settled=True)
+            report[relative] = _check_loads_cleanly(page, relative, problems, blocked)
+        if chapter:
+            chapters += 1
+            for name, check in CHAPTER_CHECKS:
+                with subtests.test(name, page=relative):
+                    seen = len(problems), len(blocked)
+                    _settle(page)
+                    check(page, relative, tally)
+                    assert problems[seen[0] :] == [], f"{relative}: {problems[seen[0] :]}"
+                    assert blocked[seen[1] :] == [], f"{relative}: {blocked[seen[1] :]}"
+        page.context.close()
+    (ARTIFACTS / "browser-report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    assert chapters, "no chapter pages"
+    # The slider latency rests on the direct path: nearly every step must take it.
+    redrawn, direct = tally["redrawn"], tally["direct"]
+    assert len(redrawn) <= 0.1 * (len(direct) + len(redrawn)), f"redrawn by Plotly: {redrawn}"
+    # Heatmaps, tick labels that change and clouds of markers are painted on canvas layers.
+    assert tally["on canvas"], "no step drawn directly showed a canvas layer"
+
+
+def test_figures_follow_the_dark_theme(built_site, open_page):
+    chapter = next(relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/"))
+    page, problems, _ = open_page(chapter, color_scheme="dark")
+    _wait_for_figures(page)
+    page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_timeout(300)
+    font_color = page.evaluate(
+        "() => document.querySelector('figure.rope-viz-demo .rope-viz-plot').layout.font.color"
+    )
+    assert font_color.lower() == "#ced6dd"
+    shot = ARTIFACTS / "screenshots" / (Path(chapter).stem + "__dark.png")
+    page.locator("figure.rope-viz-demo").first.screenshot(path=str(shot))
+    assert problems == []

@@ -140,7 +140,8 @@ function render({ model, el }) {
     }
     try {
       model.send(content);
-    } catch (error) {
+    } catch {
+      // the widget's comm is closed: its kernel restarted or shut down
       status.textContent = "The kernel has gone: run this cell again to move the figure.";
       root.dataset.stale = "true";
     }

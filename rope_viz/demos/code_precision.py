@@ -1,0 +1,151 @@
+"""How far the angle ``m θᵢ`` lands from its float64 value when positions or angles are held in few bits.
+
+For one pair of a ``d = 128`` head, the largest error of the angle over every whole position in bins of the
+position (log scale), with the positions or the angles held in float16, bfloat16 or float32
+(:func:`rope_viz.precision.worst_errors_by_position`). The dashed line is the rounding bound ``2^−ν·m·θᵢ``;
+the dotted horizontal line is ``θᵢ``, the turn between neighbouring tokens, which an error must stay well
+below for the pair to tell neighbours apart; the dotted vertical line is ``2^ν``, up to which every whole
+number is exact; the orange one is float16's largest number, 65,504.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.extension_style import FONT_SIZE, PLAIN, reference_line
+from rope_viz.figures.rounding import significant
+from rope_viz.frequencies import inv_freq
+from rope_viz.precision import (
+    LARGEST_FINITE,
+    largest_exact_integer,
+    significant_bits,
+    worst_errors_by_position,
+)
+
+DIM = 128
+MAX_POSITION = 1_000_000
+SAMPLES_PER_BIN = 400
+SHOWN_FORMATS = ("float16", "bfloat16", "float32")
+HELD_LABELS = ("positions held in the format", "angles held in the format")
+HELD_NAMES = ("positions", "angles")
+PAIRS = (0, 8, 16, 32, 48, 63)
+BASES = (10_000, 100_000, 500_000, 1_000_000)
+FORMAT_COLORS = ("#D55E00", "#2F8FD8", "#009E73")
+OVERFLOW_COLOR = "#E69F00"
+#: Log10 ranges of both axes, fixed for every setting.
+X_RANGE = [0.0, 6.0]
+Y_RANGE = [-12.5, 3.2]
+
+
+def _choice(name: str, values: tuple[str, ...]) -> Control:
+    indices = tuple(range(len(values)))
+    last = len(values) - 1
+    return Control(name, name, indices, 1, 0, last, integer=True, choices=indices, labels=values)
+
+
+def _plottable(values: np.ndarray) -> list[float | None]:
+    """Round for the page; zeros (no error) and infinities (overflow) have no place on a log axis."""
+    rounded = significant(values, 4)
+    return [value if 0 < value < float("inf") else None for value in rounded]
+
+
+class AnglePrecision(Demo):
+    """The largest angle error against the position, for a format, what is held in it, the base and a pair."""
+
+    title = "The angle m·θᵢ in float16, bfloat16 and float32: its error against the position"
+    controls = (
+        _choice("format", SHOWN_FORMATS),
+        Control("held", "held in it", (0, 1), 0, 0, 1, integer=True, choices=(0, 1), labels=HELD_LABELS),
+        Control("base", "base b", BASES, 500_000, 10_000, 1_000_000, log=True),
+        Control("pair", "pair i (of d = 128)", PAIRS, 16, 0, DIM // 2 - 1, integer=True),
+    )
+
+    def base_figure(self) -> dict:
+        """One log-log panel: the error, its bound, the step between neighbours and two limits."""
+        axis = {"type": "log", "exponentformat": "power", "dtick": 1}
+        layout = {
+            "height": 560,
+            "margin": {"l": 80, "r": 20, "t": 30, "b": 60},
+            "font": {"size": FONT_SIZE},
+            "legend": {"x": 0.01, "y": 0.99, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            "xaxis": {**axis, "range": X_RANGE, "title": {"text": "position m (tokens, log scale)"}},
+            "yaxis": {
+                **axis,
+                "range": Y_RANGE,
+                "title": {"text": "largest angle error (radians, log scale)"},
+            },
+        }
+        error = {
+            "type": "scatter",
+            "mode": "lines",
+            "name": "largest error of m·θᵢ over the positions of each bin",
+            "line": {"color": FORMAT_COLORS[1], "width": 3, "shape": "linear"},
+            "hovertemplate": "m ≤ %{x:,.0f}<br>error %{y:.3g} rad<extra></extra>",
+        }
+        bound = {
+            "type": "scatter",
+            "mode": "lines",
+            "name": "bound 2<sup>−ν</sup>·m·θᵢ (ν significant bits)",
+            "line": {"color": PLAIN, "width": 2, "dash": "dash"},
+            "hovertemplate": "m = %{x:,.0f}<br>bound %{y:.3g} rad<extra></extra>",
+        }
+        step = reference_line("θᵢ", "dot", axes=("x", "y"))
+        exact = reference_line("2^ν", "dot", axes=("x", "y"))
+        overflow = reference_line("float16 max", "dot", axes=("x", "y"))
+        overflow["line"] = {"color": OVERFLOW_COLOR, "width": 1.5, "dash": "dot"}
+        return {"data": [error, bound, step, exact, overflow], "layout": layout}
+
+    def view(self, *, format: float, held: float, base: float, pair: float) -> View:
+        """Return the error curve of ``pair`` at ``base`` with ``held`` in ``format``, with its references."""
+        number_format = SHOWN_FORMATS[round(format)]
+        held_name = HELD_NAMES[round(held)]
+        pair = round(pair)
+        theta = float(inv_freq(DIM, base)[pair])
+        ends, worst = worst_errors_by_position(
+            MAX_POSITION, theta, number_format, held=held_name, samples_per_bin=SAMPLES_PER_BIN
+        )
+        bits = significant_bits(number_format)
+        limit = largest_exact_integer(number_format)
+        x = ends.astype(float)
+        bound = 2.0**-bits * x * theta
+        y_low, y_high = 10 ** (Y_RANGE[0] + 0.1), 10 ** (Y_RANGE[1] - 0.25)
+        x_low, x_high = 10 ** X_RANGE[0], 10 ** X_RANGE[1]
+        finite = np.isfinite(worst)
+        last = float(worst[finite][-1]) if finite.any() else float("nan")
+        last_position = int(ends[finite][-1]) if finite.any() else 0
+        starts = np.concatenate([[1], ends[:-1] + 1])
+        crossing = starts[finite & (worst >= 0.5 * theta)]
+        if crossing.size:
+            blur = f"errors reach half a token's turn (θᵢ/2) in the bin from m = {int(crossing[0]):,}"
+        else:
+            blur = "errors stay below half a token's turn (θᵢ/2) up to 10⁶"
+        overflow_text = ""
+        if not finite.all():
+            overflow_text = f"; from the bin at m = {int(starts[~finite][0]):,} on, float16 overflows (inf)"
+        off = f"off by up to {last:.3g} rad" if last > 0 else "exact"
+        readout = (
+            f"{number_format} (ν = {bits} bits, whole numbers exact up to {limit:,}), {held_name}, "
+            f"pair {pair} (θᵢ = {theta:.3g} rad/token): at m = {last_position:,} the angle is {off}; "
+            f"{blur}{overflow_text}."
+        )
+        show_overflow = number_format == "float16"
+        overflow_x = LARGEST_FINITE["float16"]
+        return View(
+            traces=[
+                {"x": significant(x, 6), "y": _plottable(worst), "line.color": FORMAT_COLORS[round(format)]},
+                {"x": significant(x, 6), "y": _plottable(bound)},
+                {"x": [x_low, x_high], "y": significant([theta, theta], 4), "text": ["", "θᵢ"]},
+                {
+                    "x": [limit, limit] if limit <= x_high else [],
+                    "y": [y_low, y_high] if limit <= x_high else [],
+                    "text": ["", "2^ν"] if limit <= x_high else [],
+                },
+                {
+                    "x": [overflow_x, overflow_x] if show_overflow else [],
+                    "y": [y_low, y_high] if show_overflow else [],
+                    "text": ["", "float16 max"] if show_overflow else [],
+                },
+            ],
+            readout=readout,
+        )

@@ -1,0 +1,227 @@
+"""M-RoPE's position ids of a sequence of text, an image, text, a video and text.
+
+Three panels, one per row of :func:`rope_viz.mrope.position_ids` (time ``t``, height ``h``, width ``w``),
+against the index of the token in the sequence. Text advances the three ids together; an image holds ``t``
+and walks ``h`` over its rows and ``w`` over its columns, row by row; a video adds one to ``t`` per frame
+(Qwen2-VL's frame index; Qwen2.5-VL ties the step to absolute time). The text after an image starts one past
+its largest id. After a video the two rules of :func:`rope_viz.mrope.position_ids` part: the Qwen2-VL
+paper's (one past the largest id so far) and transformers 5.23's (the video's start plus the larger side of
+its grid), which reuses ids once a video has more frames than rows and columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.vision_style import AXIS_COLORS, AXIS_NAMES, FONT_SIZE, SEGMENT_FILLS
+from rope_viz.mrope import Image, Text, Video, position_ids
+
+#: Tokens of the three text segments, and the grid of the video (rows, columns of language-model tokens).
+TEXT_TOKENS = (3, 2, 2)
+VIDEO_GRID = (2, 2)
+SIDES = (1, 2, 3, 4, 5, 6)
+FRAMES = (1, 2, 3, 4, 5, 6)
+RESUME_RULES = ("maximum", "spatial")
+RESUME_LABELS = ("largest id + 1 (paper)", "start + side (transformers 5.23)")
+#: Paper heights of the three panels (time on top).
+PANEL_DOMAINS = ((0.64, 0.88), (0.34, 0.58), (0.04, 0.28))
+BAND_TOP = 0.9
+
+
+def mixed_sequence(rows: int, cols: int, frames: int) -> list[Text | Image | Video]:
+    """Return text, a ``rows x cols`` image, text, a video of ``frames`` grids of :data:`VIDEO_GRID`, text.
+
+    Examples
+    --------
+    >>> mixed_sequence(2, 3, 4)[1:4]
+    [Image(rows=2, cols=3), Text(tokens=2), Video(frames=4, rows=2, cols=2, seconds_per_grid=1.0)]
+
+    """
+    first, middle, last = TEXT_TOKENS
+    return [Text(first), Image(rows, cols), Text(middle), Video(frames, *VIDEO_GRID), Text(last)]
+
+
+def segment_spans(segments: Sequence[Text | Image | Video]) -> list[tuple[str, int, int]]:
+    """Return ``(kind, start, stop)`` token indices of every segment: ``kind`` is text, image or video.
+
+    Examples
+    --------
+    >>> segment_spans([Text(3), Image(2, 3), Text(2), Video(2, 1, 2)])
+    [('text', 0, 3), ('image', 3, 9), ('text', 9, 11), ('video', 11, 15)]
+
+    """
+    spans = []
+    start = 0
+    for segment in segments:
+        if isinstance(segment, Text):
+            kind, size = "text", segment.tokens
+        elif isinstance(segment, Image):
+            kind, size = "image", segment.rows * segment.cols
+        elif isinstance(segment, Video):
+            kind, size = "video", segment.frames * segment.rows * segment.cols
+        else:
+            raise ValueError(f"segments must be Text, Image or Video, got {segment!r}")
+        spans.append((kind, start, start + size))
+        start += size
+    return spans
+
+
+def segment_label(segment: Text | Image | Video) -> str:
+    """``"text"``, ``"image 2×3"``, ``"video 4×2×2"``: what a band of the figure is called."""
+    if isinstance(segment, Image):
+        return f"image {segment.rows}×{segment.cols}"
+    if isinstance(segment, Video):
+        return f"video {segment.frames}×{segment.rows}×{segment.cols}"
+    return "text"
+
+
+class MixedSequenceIds(Demo):
+    """The three position ids of every token of text, an image, text, a video and text."""
+
+    title = "M-RoPE: the time, height and width ids of text, an image and a video"
+    controls = (
+        Control("rows", "image rows", SIDES, 3, 1, 6, unit="tokens", integer=True),
+        Control("cols", "image columns", SIDES, 4, 1, 6, unit="tokens", integer=True),
+        Control("frames", "video frames of 2×2", FRAMES, 4, 1, 6, integer=True),
+        Control(
+            "resume",
+            "text after the video",
+            (0, 1),
+            0,
+            0,
+            1,
+            integer=True,
+            choices=(0, 1),
+            labels=RESUME_LABELS,
+        ),
+    )
+
+    def __init__(self) -> None:
+        largest = max(
+            int(position_ids(mixed_sequence(SIDES[-1], SIDES[-1], FRAMES[-1]), resume=rule).max())
+            for rule in RESUME_RULES
+        )
+        self.id_range = [-1.0, largest + 1.0]
+
+    def base_figure(self) -> dict:
+        """Three panels of ids against the token index, over bands that mark the segments."""
+        data = []
+        layout: dict = {
+            "height": 720,
+            "margin": {"l": 80, "r": 20, "t": 30, "b": 60},
+            "font": {"size": FONT_SIZE},
+            "showlegend": False,
+            "xaxis": {
+                "anchor": "y3",
+                "domain": [0, 1],
+                "title": {"text": "token index in the sequence"},
+                "zeroline": False,
+            },
+        }
+        annotations = []
+        for axis, (low, high) in enumerate(PANEL_DOMAINS):
+            name = "yaxis" if axis == 0 else f"yaxis{axis + 1}"
+            layout[name] = {
+                "anchor": "x",
+                "domain": [low, high],
+                "range": self.id_range,
+                "title": {"text": f"{AXIS_NAMES[axis].split()[0]} id"},
+                "zeroline": False,
+            }
+            data.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines+markers",
+                    "name": AXIS_NAMES[axis],
+                    "line": {"color": AXIS_COLORS[axis], "width": 1.5},
+                    "marker": {"color": AXIS_COLORS[axis], "size": 7},
+                    "hovertemplate": "token %{x}<br>" + AXIS_NAMES[axis] + " id %{y}<extra>%{text}</extra>",
+                    "xaxis": "x",
+                    "yaxis": "y" if axis == 0 else f"y{axis + 1}",
+                }
+            )
+            annotations.append(
+                {
+                    "text": f"{AXIS_NAMES[axis]} id",
+                    "x": 0.0,
+                    "y": high,
+                    "xref": "paper",
+                    "yref": "paper",
+                    "xanchor": "left",
+                    "yanchor": "bottom",
+                    "showarrow": False,
+                    "font": {"size": FONT_SIZE, "color": AXIS_COLORS[axis]},
+                }
+            )
+        segments = mixed_sequence(1, 1, 1)
+        layout["shapes"] = [
+            {
+                "type": "rect",
+                "xref": "x",
+                "yref": "paper",
+                "x0": 0,
+                "x1": 0,
+                "y0": PANEL_DOMAINS[-1][0],
+                "y1": BAND_TOP,
+                "fillcolor": SEGMENT_FILLS[kind],
+                "opacity": 0.16,
+                "line": {"width": 0},
+                "layer": "below",
+            }
+            for kind, _, _ in segment_spans(segments)
+        ]
+        annotations += [
+            {
+                "text": "",
+                "x": 0,
+                "y": BAND_TOP + (0.045 if k % 2 else 0.0),
+                "xref": "x",
+                "yref": "paper",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": FONT_SIZE - 1},
+            }
+            for k in range(len(segments))
+        ]
+        layout["annotations"] = annotations
+        return {"data": data, "layout": layout}
+
+    def view(self, *, rows: float, cols: float, frames: float, resume: float) -> View:
+        """Ids of the sequence with an image of ``rows x cols`` and a video of ``frames`` grids."""
+        rows, cols, frames = round(rows), round(cols), round(frames)
+        rule = RESUME_RULES[round(resume)]
+        segments = mixed_sequence(rows, cols, frames)
+        ids = position_ids(segments, resume=rule)  # (3, seq)
+        spans = segment_spans(segments)
+        tokens = list(range(ids.shape[1]))
+        kinds = [kind for kind, start, stop in spans for _ in range(start, stop)]
+        traces = [{"x": tokens, "y": ids[axis].tolist(), "text": kinds} for axis in range(3)]
+        layout: dict = {"xaxis.range": [-0.7, ids.shape[1] - 0.3]}
+        for k, ((_, start, stop), segment) in enumerate(zip(spans, segments, strict=True)):
+            layout[f"shapes[{k}].x0"] = start - 0.5
+            layout[f"shapes[{k}].x1"] = stop - 0.5
+            layout[f"annotations[{3 + k}].x"] = (start + stop - 1) / 2
+            layout[f"annotations[{3 + k}].text"] = segment_label(segment)
+        image_end, video_start, video_end = spans[1][2], spans[3][1], spans[3][2]
+        after_image = int(ids[0, image_end])
+        video_first = int(ids[0, video_start])
+        largest = int(ids[:, :video_end].max())
+        after_video = int(ids[0, video_end])
+        paper, code = largest + 1, video_first + max(VIDEO_GRID)
+        if paper == code:
+            rules = f"both rules give {paper}"
+        else:
+            other = "transformers 5.23 would start at" if rule == "maximum" else "the paper's rule would give"
+            alternative = code if rule == "maximum" else paper
+            rules = f"{other} {alternative}"
+            if rule == "spatial":
+                rules += f", so ids {after_video}–{largest} are used twice"
+        readout = (
+            f"Image {rows}×{cols} at t = {int(ids[0, spans[1][1]])}: h and w run over "
+            f"{int(ids[1, spans[1][1]])}–{int(ids[1, image_end - 1])} and "
+            f"{int(ids[2, spans[1][1]])}–{int(ids[2, image_end - 1])}; the text after it starts at "
+            f"{after_image}. Video from {video_first}, largest id {largest}; the text after it starts at "
+            f"{after_video} ({rules})."
+        )
+        return View(traces=traces, layout=layout, readout=readout)

@@ -1,0 +1,769 @@
+"""The course's self-check questions: each built by a function that computes its answer with ``rope_viz``.
+
+Every answer comes from the math modules when the question is built (on the site: when the book is built),
+so a changed formula changes the answer. A choice question computes, for every choice, whether its claim
+holds (code snippets are run and compared with :func:`rope_viz.rotate`), and refuses to build unless exactly
+one does. The formula each answer rests on is named in its function's docstring; the ``rope_viz`` functions
+it calls cite their sources.
+
+:data:`CHAPTERS` lists the questions of each chapter's "Check yourself" section, :data:`INTERVIEW` those of
+the interview page, which shows each with the ``{rope-viz-question}`` directive of
+:mod:`rope_viz.site.sphinx_ext`; :func:`build` makes one by name.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import rope_viz as rv
+from rope_viz import attention, position_schemes, precision
+from rope_viz.extension import angles as extension_angles
+from rope_viz.long_range import local_maxima, score_statistics
+from rope_viz.questions import ChoiceQuestion, Link, NumericQuestion, Question, format_number
+from rope_viz.scaling import longrope
+from rope_viz.shift_invariance import diagonal_spread
+
+__all__ = ["CHAPTERS", "INTERVIEW", "build", "chapter_questions", "interview_questions"]
+
+_PAGES = {
+    1: "notebooks/01_why_position",
+    2: "notebooks/02_rotation_2d",
+    3: "notebooks/03_multi_speed_clocks",
+    4: "notebooks/04_shift_invariance",
+    5: "notebooks/05_long_range_decay",
+    6: "notebooks/06_beyond_training_length",
+    7: "notebooks/07_extension_methods_compared",
+    8: "notebooks/08_which_pairs_and_layers",
+    10: "notebooks/10_rope_in_code",
+}
+
+
+def _link(chapter: int, anchor: str, text: str) -> Link:
+    return Link(_PAGES[chapter], f"chapter {chapter}, {text}", anchor)
+
+
+def _choice(
+    prompt: str,
+    options: list[tuple[str, bool]],
+    *,
+    explanation: str,
+    link: Link,
+    code: bool = False,
+) -> ChoiceQuestion:
+    """Make a choice question from ``(text, holds)`` pairs; exactly one claim must hold."""
+    right = [index for index, (_, holds) in enumerate(options) if holds]
+    if len(right) != 1:
+        raise RuntimeError(f"{prompt!r}: expected exactly one choice that holds, found {right}")
+    choices = [text for text, _ in options]
+    return ChoiceQuestion(prompt, choices, right[0], explanation=explanation, link=link, code=code)
+
+
+# Chapter 1 --------------------------------------------------------------------------------------------------
+
+
+def shuffled_tokens() -> Question:
+    """Ask what shuffling does to attention without position: ``Attn(PX) = P Attn(X)``, on the toy head."""
+    head = attention.ToyHead(dim=8, seed=0)
+    x = head.embed("the dog bit the man".split())
+    order = np.array([3, 0, 4, 1, 2])
+    out, _ = attention.self_attention(x, *head.weights)
+    shuffled, _ = attention.self_attention(x[order], *head.weights)
+    same_numbers = np.allclose(np.sort(shuffled, axis=None), np.sort(out, axis=None))
+    return _choice(
+        "A self-attention head without position information and without a mask reads a sentence, then the "
+        "same words shuffled. What happens to its outputs?",
+        [
+            ("Every output stays in its row: attention ignores the order.", np.allclose(shuffled, out)),
+            ("Every output changes, because the softmax sees the keys in another order.", not same_numbers),
+            (
+                "Each token keeps its own output vector, which moves with it.",
+                np.allclose(shuffled, out[order]),
+            ),
+            ("Only the first and the last outputs change.", False),
+        ],
+        explanation="The logits, the softmax and the weighted sum treat the keys as a set, so shuffling the "
+        "rows of X shuffles the rows of the output the same way: Attn(PX) = P Attn(X). The layer is "
+        "permutation-equivariant, not invariant: the rows do move.",
+        link=_link(1, "shuffle-the-tokens-and-the-outputs-shuffle-the-same-way", "shuffling the tokens"),
+    )
+
+
+def shift_invariant_schemes() -> Question:
+    """Ask which schemes keep every logit when the sentence moves: ``max |S_{m+t} - S_m| = 0``."""
+    head = attention.ToyHead(dim=8, seed=0)
+    x = head.embed("the dog bit the man".split())
+    w_q, w_k, _ = head.weights
+    schemes = position_schemes.all_schemes(dim=8, max_positions=32)
+    kept = {
+        scheme.name
+        for scheme in schemes
+        if max(attention.shift_change(x, w_q, w_k, scheme, shift) for shift in (1, 7, 20)) < 1e-9
+    } - {"no position"}
+    every = {scheme.name for scheme in schemes} - {"no position"}
+    return _choice(
+        "Shift a whole sentence by t positions. Under which schemes does every logit stay exactly the same?",
+        [
+            ("T5, ALiBi and RoPE", kept == {"T5 relative bias", "ALiBi", "RoPE"}),
+            ("RoPE only", kept == {"RoPE"}),
+            ("learned and sinusoidal", kept == {"learned absolute", "sinusoidal absolute"}),
+            ("all five", kept == every),
+        ],
+        explanation="T5's bias and ALiBi's penalty depend on m − n only, and RoPE's two rotations meet in "
+        "the dot product as one rotation by the offset; moving the sentence keeps every offset. Learned and "
+        "sinusoidal vectors are added to the tokens: each token gets another vector, and the logits change.",
+        link=_link(1, "what-each-scheme-guarantees-measured", "what each scheme guarantees"),
+    )
+
+
+def learned_table_parameters() -> Question:
+    """Ask for the trainable numbers of a learned absolute table: ``L d``."""
+    count = position_schemes.LearnedAbsolute().parameter_count(max_positions=512, dim=768, heads=12)
+    return NumericQuestion(
+        "How many trainable numbers does a learned absolute position table add to a BERT-base-sized model "
+        "(L = 512 positions, d = 768)?",
+        count,
+        relative_tolerance=0.0,
+        explanation=f"One vector of d numbers per position: 512 · 768 = {format_number(count)}. RoPE, "
+        "ALiBi and the sinusoidal table add none, T5's bias one number per bucket and head.",
+        link=_link(1, "what-each-scheme-guarantees-measured", "what each scheme guarantees"),
+    )
+
+
+# Chapter 2 --------------------------------------------------------------------------------------------------
+
+
+def one_pair_score() -> Question:
+    """Ask for the score of one pair: ``Re[q conj(k) e^{i (m - n) theta}]``."""
+    score = rv.score([1.0, 0.0], [1.0, 0.0], 7, 3, inv_freq=[0.5])
+    return NumericQuestion(
+        "One pair with θ = 0.5 radian per token: q = (1, 0) at m = 7 and k = (1, 0) at n = 3. What is their "
+        "RoPE score?",
+        score,
+        relative_tolerance=0.0,
+        absolute_tolerance=0.005,
+        explanation="Only the offset counts: the score is |q| |k| cos((m − n)θ) = cos(4 · 0.5) = cos 2 = "
+        f"{format_number(score)}.",
+        link=_link(2, "the-derivation-one-step-at-a-time", "the derivation"),
+    )
+
+
+def rotation_keeps_length() -> Question:
+    """Ask for the length of a turned vector: ``|R(m theta) q| = |q|``."""
+    length = float(np.linalg.norm(rv.rotate([3.0, 4.0], 7, inv_freq=[0.5])))
+    return NumericQuestion(
+        "RoPE turns q = (3, 4) at position m = 7 with θ = 0.5. What is the length of the turned vector?",
+        length,
+        relative_tolerance=1e-3,
+        explanation="A rotation changes the direction, never the length: |R(mθ) q| = |q| = √(3² + 4²) = "
+        f"{format_number(length)}. Position lives in the direction of q and k.",
+        link=_link(2, "what-a-rotation-preserves", "what a rotation preserves"),
+    )
+
+
+def mixed_signs() -> Question:
+    """Ask what a query turned by ``+m theta`` and a key by ``-n theta`` score: ``q^T R(-(m+n) theta) k``."""
+    q, k = np.random.default_rng(1).standard_normal((2, 8))
+
+    def mixed(m: float, n: float) -> float:
+        return float(rv.rotate(q, m) @ rv.rotate(k, -n))
+
+    follows_offset = np.isclose(mixed(7, 3), mixed(107, 103))
+    follows_sum = np.isclose(mixed(7, 3), mixed(5, 5)) and not follows_offset
+    return _choice(
+        "The query is turned by +mθ, but a cached-key path turns the key by −nθ. The score then depends on "
+        "the positions through:",
+        [
+            ("m − n, as before", follows_offset),
+            ("m + n", follows_sum),
+            ("m alone", np.isclose(mixed(7, 3), mixed(7, 30))),
+            ("nothing: position is lost", False),
+        ],
+        explanation="R(mθ)ᵀ R(−nθ) = R(−(m + n)θ): the two angles add instead of cancelling, so the score "
+        "depends on m + n and the relative-position property is gone. Turning both vectors by minus their "
+        "angles is harmless: it mirrors the standard score.",
+        link=_link(2, "turning-clockwise-without-saying-so", "turning clockwise"),
+    )
+
+
+# Chapter 3 --------------------------------------------------------------------------------------------------
+
+
+def slowest_wavelength() -> Question:
+    """Ask for the wavelength of the slowest pair: ``lambda = 2 pi b^((d - 2)/d)``."""
+    wavelength = rv.wavelengths(128, 10_000.0)[-1]
+    return NumericQuestion(
+        "How many tokens does the slowest pair of a head with d = 128 and b = 10,000 take for one turn?",
+        wavelength,
+        unit="tokens",
+        explanation=f"λ = 2π b^((d−2)/d) = 2π · 10000^(126/128) ≈ {format_number(wavelength)} tokens, just "
+        "under 2πb, because the slowest pair's exponent is (d − 2)/d, not 1.",
+        link=_link(3, "a-wavelength-table", "the wavelength table"),
+    )
+
+
+def neighbour_frequency_ratio() -> Question:
+    """Ask for the ratio of neighbouring frequencies: ``theta_{i+1} / theta_i = b^(-2/d)``."""
+    frequencies = rv.inv_freq(64, 10_000.0)
+    ratio = float(frequencies[1] / frequencies[0])
+    if not np.allclose(frequencies[1:] / frequencies[:-1], ratio):
+        raise RuntimeError("the schedule is not geometric")
+    return NumericQuestion(
+        "For d = 64 and b = 10,000, what is the ratio θᵢ₊₁ / θᵢ of a pair's frequency to the frequency of "
+        "the pair before it?",
+        ratio,
+        relative_tolerance=1e-3,
+        explanation=f"θᵢ = b^(−2i/d), so θᵢ₊₁ / θᵢ = b^(−2/d) = 10000^(−1/32) = {format_number(ratio)} for "
+        "every pair: the schedule is geometric. A schedule that starts at 1 but has another ratio is wrong.",
+        link=_link(3, "common-mistake-the-exponent-of-the-schedule", "checking a schedule"),
+    )
+
+
+def base_leaves_pair_zero() -> Question:
+    """Ask what a larger base changes: pair ``i`` is slowed by ``(b'/b)^(2i/d)``."""
+    slowdown = rv.inv_freq(128, 10_000.0) / rv.inv_freq(128, 500_000.0)
+    return _choice(
+        "The base goes from 10,000 to 500,000 (d = 128), as from Llama 2 to Llama 3. Which frequencies "
+        "change?",
+        [
+            ("Every pair's, all by the same factor", bool(np.allclose(slowdown, slowdown[-1]))),
+            ("Every pair's but the slowest pair's", bool(slowdown[-1] == 1.0)),
+            ("None: the base only sets the training length", bool(np.all(slowdown == 1.0))),
+            (
+                "Every pair's but pair 0's, the slowest pairs' most",
+                bool(slowdown[0] == 1.0 and np.all(np.diff(slowdown) > 0)),
+            ),
+        ],
+        explanation="θ₀ = b⁰ = 1 whatever the base. Pair i is slowed by (500000/10000)^(2i/d), which grows "
+        f"with i, up to {format_number(slowdown[-1])} times for the slowest pair.",
+        link=_link(3, "the-clocks-interactively", "the clocks"),
+    )
+
+
+# Chapter 4 --------------------------------------------------------------------------------------------------
+
+#: Four ways of writing "turn x by m theta" for interleaved pairs; the bank runs each one.
+_INTERLEAVED_SNIPPETS = (
+    "y = np.empty_like(x)\ny[0::2] = x[0::2] * cos - x[1::2] * sin\ny[1::2] = x[0::2] * sin + x[1::2] * cos",
+    "y = x * np.concatenate([sin, cos])",
+    "y = np.empty_like(x)\ny[0::2] = x[0::2] * cos + x[1::2] * sin\ny[1::2] = x[0::2] * sin + x[1::2] * cos",
+    "y = x * np.repeat(cos, 2) + x * np.repeat(sin, 2)",
+)
+
+#: ``rotate_half`` written four ways, for ``y = x * cos + rotated * sin`` with cos and sin over both halves.
+_ROTATE_HALF_SNIPPETS = (
+    "rotated = np.concatenate([x2, -x1])",
+    "rotated = np.concatenate([-x1, x2])",
+    "rotated = np.concatenate([x2, x1])",
+    "rotated = np.concatenate([-x2, x1])",
+)
+_ROTATE_HALF_CONTEXT = (
+    "x1, x2 = x[: d // 2], x[d // 2 :]\n{}\ny = x * np.tile(cos, 2) + rotated * np.tile(sin, 2)"
+)
+
+
+def _turns_like_rope(snippet: str, convention: str) -> bool:
+    """Run ``snippet`` (it sets ``y`` from ``x``, ``cos``, ``sin`` and ``d``); compare with ``rv.rotate``."""
+    x, position = np.random.default_rng(0).standard_normal(8), 5.0
+    angle = position * rv.inv_freq(x.size)  # (d/2,)
+    namespace = {"np": np, "x": x, "cos": np.cos(angle), "sin": np.sin(angle), "d": x.size}
+    exec(snippet, namespace)  # only the module's own snippets are run
+    return bool(np.allclose(namespace["y"], rv.rotate(x, position, convention=convention)))
+
+
+def which_snippet_rotates() -> Question:
+    """Ask which snippet is ``y_a = x_a cos - x_b sin, y_b = x_a sin + x_b cos`` (each one is run)."""
+    return _choice(
+        "x has interleaved pairs (2i, 2i + 1); cos and sin hold cos(mθᵢ) and sin(mθᵢ), one entry per pair. "
+        "Which snippet turns x by mθ?",
+        [(snippet, _turns_like_rope(snippet, "interleaved")) for snippet in _INTERLEAVED_SNIPPETS],
+        code=True,
+        explanation="Pair i must become (x₂ᵢ cos − x₂ᵢ₊₁ sin, x₂ᵢ sin + x₂ᵢ₊₁ cos). The element-wise product "
+        "with [sin, cos] never mixes the two members of a pair and changes lengths; the snippet with + in "
+        "both lines is not orthogonal (its determinant is cos² − sin²); the last one only scales x.",
+        link=_link(
+            4,
+            "common-mistake-an-element-wise-product-with-sin-cos-is-not-a-rotation",
+            "the element-wise product",
+        ),
+    )
+
+
+def shifted_score() -> Question:
+    """Ask for the score after both positions move: ``score(m + t, n + t) = score(m, n)``."""
+    q, k = np.random.default_rng(4).standard_normal((2, 64))
+    before, after = rv.score(q, k, 10, 4), rv.score(q, k, 1_010, 1_004)
+    if not math.isclose(before, after, rel_tol=1e-9, abs_tol=1e-9):
+        raise RuntimeError("the score is not shift-invariant")
+    return NumericQuestion(
+        f"A RoPE head (d = 64, b = 10,000) scores {format_number(before, 6)} for a query at m = 10 and a key "
+        "at n = 4. What does it score for the same vectors at m = 1,010 and n = 1,004?",
+        after,
+        relative_tolerance=1e-3,
+        absolute_tolerance=1e-3,
+        explanation="The offset is 6 in both cases, and the RoPE score depends on the positions only through "
+        f"m − n: {format_number(after, 6)} again.",
+        link=_link(4, "the-equation", "the equation"),
+    )
+
+
+def score_grid_diagonals() -> Question:
+    """Ask along which lines a RoPE score grid is constant: ``S[m, n] = f(m - n)`` is a Toeplitz matrix."""
+    q, k = np.random.default_rng(5).standard_normal((2, 16))
+    grid = rv.score_matrix(q, k, np.arange(12), np.arange(12))
+    return _choice(
+        "The grid of RoPE scores S[m, n] of one query and one key over positions 0 to 11 is constant along:",
+        [
+            ("each row", bool(np.allclose(grid, grid[:, :1]))),
+            ("each column", bool(np.allclose(grid, grid[:1, :]))),
+            ("each diagonal, where m − n is fixed", bool(diagonal_spread(grid).max() < 1e-9)),
+            ("each anti-diagonal, where m + n is fixed", bool(diagonal_spread(grid[:, ::-1]).max() < 1e-9)),
+        ],
+        explanation="The score depends on m − n only, so every cell of a diagonal has the same value: the "
+        "grid is a Toeplitz matrix. Checking that is a quick test of an implementation.",
+        link=_link(4, "the-score-grid-is-a-toeplitz-matrix", "the Toeplitz grid"),
+    )
+
+
+# Chapter 5 --------------------------------------------------------------------------------------------------
+
+
+def bound_is_not_monotone() -> Question:
+    """Ask how RoFormer's bound ``B(r) = mean_j |S_j(r)|`` behaves: it falls, with many local maxima."""
+    bound = rv.decay_bound(np.arange(0, 2_001), 128, 10_000.0)
+    peaks = len(local_maxima(bound))
+    return _choice(
+        "RoFormer's bound B(r) on the size of the score (d = 128, b = 10,000), from r = 0 to 2,000 tokens:",
+        [
+            ("falls at every step", bool(np.all(np.diff(bound) < 0))),
+            ("stays flat", bool(np.ptp(bound) == 0)),
+            ("grows with the distance", bool(bound[-1] > bound[0])),
+            ("falls overall, but rises again many times", bool(bound[-1] < bound[0] and peaks > 10)),
+        ],
+        explanation=f"Between r = 0 and 2,000 the bound has {peaks} local maxima: it shrinks overall, as "
+        "the fast part of the walk of unit arrows curls up, but it is neither tight nor monotone.",
+        link=_link(5, "it-is-not-monotone", "the bound is not monotone"),
+    )
+
+
+def independent_score_spread() -> Question:
+    """Ask for the spread of the score of independent standard normal ``q, k``: ``sqrt(d)``."""
+    mean, spread = score_statistics([0.0, 500.0], 64, 10_000.0, correlation=0.0)
+    if not (np.allclose(mean, 0.0) and np.allclose(spread, spread[0])):
+        raise RuntimeError("independent vectors should score 0 on average, with one spread at every distance")
+    return NumericQuestion(
+        "q and k are independent, with standard normal entries, d = 64. What is the standard deviation of "
+        "their RoPE score, at any distance?",
+        float(spread[0]),
+        relative_tolerance=0.01,
+        explanation="A rotation does not change the distribution of a standard normal vector, so at every "
+        "distance the score is a sum of d products of independent entries: mean 0, variance d, standard "
+        f"deviation √64 = {format_number(spread[0])}. Nothing decays for unrelated vectors.",
+        link=_link(5, "what-scores-of-random-queries-and-keys-do", "scores of random vectors"),
+    )
+
+
+def mean_self_score() -> Question:
+    """Ask for the mean score of a key equal to its query: ``E[score(r)] = 2 sum_i cos(r theta_i)``."""
+    value = float(rv.expected_self_score([100.0], 64, 10_000.0)[0])
+    return NumericQuestion(
+        "A key equal to its query (standard normal entries, d = 64, b = 10,000) has a mean score of 64 at "
+        "distance 0. What is its mean score at distance 100?",
+        value,
+        relative_tolerance=0.01,
+        explanation="E[score(r)] = 2 Σᵢ cos(rθᵢ): every pair adds 2 cos(rθᵢ), and the fast pairs fall out of "
+        f"step with the slow ones. At r = 100 the sum is {format_number(value)}.",
+        link=_link(5, "what-scores-of-random-queries-and-keys-do", "scores of random vectors"),
+    )
+
+
+# Chapter 6 --------------------------------------------------------------------------------------------------
+
+
+def ntk_base_for_scale_four() -> Question:
+    """Ask for the NTK-aware base ``b' = b s^(d/(d-2))`` at ``s = 4``."""
+    base = rv.scaling.ntk_base(10_000.0, 4.0, 128)
+    return NumericQuestion(
+        "What is the NTK-aware base for a scale factor s = 4 at d = 128 and b = 10,000?",
+        base,
+        relative_tolerance=0.005,
+        explanation=f"b′ = b s^(d/(d−2)) = 10000 · 4^(128/126) ≈ {format_number(base)}: the slowest pair is "
+        "slowed by exactly s, the fastest not at all. Not 4 · 10,000: multiplying the base by s slows the "
+        "slowest pair by less than s.",
+        link=_link(6, "ch06-ntk", "the NTK-aware base change"),
+    )
+
+
+def yarn_logit_factor() -> Question:
+    """Ask for YaRN's factor on the logits: ``a^2 = (0.1 ln s + 1)^2`` at ``s = 4``."""
+    factor = rv.scaling.yarn_get_mscale(4.0)
+    return NumericQuestion(
+        "YaRN with s = 4: by what factor are the attention logits multiplied?",
+        factor**2,
+        relative_tolerance=0.002,
+        explanation=f"a = 0.1 ln 4 + 1 = {format_number(factor)} multiplies cos and sin, so the rotated "
+        f"query and the rotated key both carry it and the logits grow by a² = {format_number(factor**2)}.",
+        link=_link(6, "ch06-yarn-temperature", "why YaRN sharpens the softmax"),
+    )
+
+
+def llama2_first_slow_pair() -> Question:
+    """Ask for the first pair that never completes a turn within ``L``: the first ``L theta_i < 2 pi``."""
+    first = extension_angles.first_partial_pair(4096, rv.inv_freq(128, 10_000.0))
+    wavelength = rv.wavelengths(128, 10_000.0)[first]
+    return NumericQuestion(
+        "Llama 2 (d = 128, b = 10,000, L = 4,096): what is the index of the first pair that never completes "
+        "a turn within the training length?",
+        first,
+        relative_tolerance=0.0,
+        explanation=f"Pair {first} has a wavelength of {format_number(wavelength)} tokens, more than 4,096; "
+        "from it on, positions past L reach angles never seen in training.",
+        link=_link(6, "ch06-why-it-breaks", "why positions beyond L break"),
+    )
+
+
+# Chapter 7 --------------------------------------------------------------------------------------------------
+
+
+def llama31_untouched_pairs() -> Question:
+    """Ask how many of Llama 3.1's pairs keep their frequency: wavelengths under ``L / high_freq_factor``."""
+    llama = rv.presets.load("llama-3.1-8b")
+    counts, block = llama.pair_counts(), rv.presets.get("llama-3.1-8b").config["rope_scaling"]
+    length, factor = block["original_max_position_embeddings"], block["factor"]
+    return NumericQuestion(
+        f"Llama 3.1 (d = {llama.dim}, factor {factor:g}, L = {length:,}): how many of its {llama.dim // 2} "
+        "pairs does its scaling rule leave untouched?",
+        counts["untouched"],
+        relative_tolerance=0.0,
+        unit="pairs",
+        explanation="The pairs with a wavelength under L / high_freq_factor = "
+        f"{format_number(length / block['high_freq_factor'])} tokens keep their frequency: "
+        f"{counts['untouched']} of them. {counts['blended']} are blended and {counts['interpolated']} slowed "
+        f"by the full factor {factor:g}.",
+        link=_link(7, "ch07-real-models", "real models"),
+    )
+
+
+def deepseek_rotary_factor() -> Question:
+    """Ask for DeepSeek-V3's factor on cos and sin: ``mscale(s, mscale) / mscale(s, mscale_all_dim)``."""
+    deepseek = rv.presets.load("deepseek-v3")
+    curve = rv.scaling.yarn_get_mscale(deepseek.parameters.factor)
+    factor = deepseek.attention_factor
+    return _choice(
+        "DeepSeek-V3's YaRN block has factor 40 and mscale = mscale_all_dim = 1. In transformers, what "
+        "factor multiplies its cos and sin?",
+        [
+            ("exactly 1", math.isclose(factor, 1.0)),
+            ("0.1 ln 40 + 1", math.isclose(factor, curve)),
+            ("(0.1 ln 40 + 1)²", math.isclose(factor, curve**2)),
+            ("1 / (0.1 ln 40 + 1)", math.isclose(factor, 1.0 / curve)),
+        ],
+        explanation="transformers takes the ratio get_mscale(s, mscale) / get_mscale(s, mscale_all_dim), "
+        "which is 1 when the two are equal. DeepSeek's attention layer puts the temperature into its softmax "
+        "scale instead.",
+        link=_link(7, "ch07-code-vs-paper", "code versus paper"),
+    )
+
+
+def longrope_factor_meaning() -> Question:
+    """Ask what ``factor`` changes in a LongRoPE block: only the factor ``sqrt(1 + ln s / ln L)``."""
+    config = rv.presets.get("phi-3.5-mini-instruct").config
+    built = []
+    for factor in (16.0, 32.0):
+        changed = {**config, "rope_scaling": {**config["rope_scaling"], "factor": factor}}
+        built.append([rv.scaling.from_config(changed, seq_len=length) for length in (None, 8_192)])
+    same_frequencies = all(np.array_equal(a.inv_freq, b.inv_freq) for a, b in zip(*built, strict=True))
+    other_factor = not math.isclose(built[0][0].attention_factor, built[1][0].attention_factor)
+    return _choice(
+        "In a LongRoPE (`longrope`) block, what does `factor` change?",
+        [
+            ("how much every pair is slowed", False),
+            ("only the attention factor on cos and sin", same_frequencies and other_factor),
+            ("how much the slowest pairs are slowed", False),
+            ("the frequencies of the long list only", not same_frequencies),
+        ],
+        explanation="Each pair's slow-down comes from the searched lists short_factor and long_factor; "
+        "`factor` only enters the attention factor √(1 + ln s / ln L). Changing it from 16 to 32 leaves "
+        "every frequency of Phi-3.5-mini as it was.",
+        link=_link(7, "ch07-code-vs-paper", "code versus paper"),
+    )
+
+
+# The interview page -----------------------------------------------------------------------------------------
+
+
+def rotated_vectors() -> Question:
+    """Ask which vectors RoPE rotates: queries and keys; the output is ``A V`` with unrotated values."""
+    x = np.random.default_rng(8).standard_normal((5, 8))
+    w_q, w_k, w_v = attention.ToyHead(dim=8, seed=1).weights
+    out, weights = attention.self_attention(x, w_q, w_k, w_v, scheme=position_schemes.Rotary())
+    return _choice(
+        "Which vectors does RoPE rotate, and where?",
+        [
+            ("The token embeddings, once, before the first layer", False),
+            (
+                "Queries and keys, in every attention layer, after their projections",
+                bool(np.allclose(out, weights @ (x @ w_v))),
+            ),
+            ("Queries, keys and values, in every attention layer", False),
+            ("The attention output, before the residual connection", False),
+        ],
+        explanation="RoPE turns each query and key by its position after W_q and W_k, before their dot "
+        "product, in every layer. The values are not rotated (the output is the attention weights times the "
+        "unrotated values) and nothing is added to the residual stream.",
+        link=_link(4, "rope-leaves-the-values-alone", "RoPE leaves the values alone"),
+    )
+
+
+def which_rotate_half() -> Question:
+    """Ask which ``rotate_half`` makes ``x cos + rotate_half(x) sin`` the turn by ``+m theta`` (each run)."""
+    return _choice(
+        "Half pairs (i, i + d/2): x1, x2 = x[:d/2], x[d/2:], and y = x * cos + rotated * sin, with cos and "
+        "sin repeated over both halves. Which `rotated` turns every pair by +mθ?",
+        [
+            (snippet, _turns_like_rope(_ROTATE_HALF_CONTEXT.format(snippet), "half"))
+            for snippet in _ROTATE_HALF_SNIPPETS
+        ],
+        code=True,
+        explanation="Coordinate i must get x_i cos − x_{i+d/2} sin, and coordinate i + d/2 must get "
+        "x_{i+d/2} cos + x_i sin, so rotate_half(x) = (−x2, x1). (x2, −x1) turns every pair the other way.",
+        link=_link(10, "the-shortest-correct-implementation", "the shortest correct implementation"),
+    )
+
+
+def half_pairs_without_permuting() -> Question:
+    """Ask what half pairs do to interleaved-trained weights: relative scores, but not the trained ones."""
+    q, k = np.random.default_rng(3).standard_normal((2, 8))
+    trained = rv.score(q, k, 9, 4)
+    loaded = [rv.score(q, k, 9 + shift, 4 + shift, convention="half") for shift in (0, 50)]
+    relative, same = bool(np.isclose(*loaded)), bool(np.isclose(loaded[0], trained))
+    return _choice(
+        "Weights trained with interleaved pairs are run by code that rotates half pairs (`rotate_half`), "
+        "without permuting the projections. What happens?",
+        [
+            ("Nothing: the two conventions give the same scores.", relative and same),
+            ("Scores still depend on m − n only, but they are not the trained ones.", relative and not same),
+            ("Scores depend on m + n instead of m − n.", not relative),
+            ("The code fails with a shape error.", False),
+        ],
+        explanation="Half pairs are a valid RoPE too, so the scores stay relative; but each pair that "
+        "`rotate_half` turns holds coordinates of two different trained pairs, which then turn at the wrong "
+        "speeds. Converting a checkpoint permutes the rows of W_q and W_k inside every head.",
+        link=_link(10, "the-weight-permutation", "the weight permutation"),
+    )
+
+
+def llama3_slowest_wavelength() -> Question:
+    """Ask for the slowest wavelength at Llama 3's base: ``2 pi b^((d - 2)/d)``."""
+    wavelength = rv.wavelengths(128, 500_000.0)[-1]
+    return NumericQuestion(
+        "Llama 3 raised the base to 500,000 (d = 128). How many tokens does its slowest pair take for one "
+        "turn?",
+        wavelength,
+        unit="tokens",
+        explanation=f"2π · 500000^(126/128) ≈ {format_number(wavelength)} tokens, against "
+        f"{format_number(rv.wavelengths(128, 10_000.0)[-1])} at b = 10,000.",
+        link=_link(3, "a-wavelength-table", "the wavelength table"),
+    )
+
+
+def phi2_rotated_channels() -> Question:
+    """Ask how many channels GPT-NeoX's ``partial_rotary_factor`` rotates: ``int(p head_dim)``."""
+    phi = rv.presets.load("phi-2")
+    factor = rv.presets.get("phi-2").config["partial_rotary_factor"]
+    return NumericQuestion(
+        f"Phi-2 has head_dim = {phi.head_dim} and partial_rotary_factor = {factor:g}, read the GPT-NeoX way. "
+        "How many channels of each head are rotated?",
+        phi.rotary_dim,
+        relative_tolerance=0.0,
+        unit="channels",
+        explanation=f"The first int(p · d) = int({factor:g} · {phi.head_dim}) = {phi.rotary_dim} channels, "
+        f"{phi.rotary_dim // 2} pairs, with the frequency schedule spread over them alone; the other "
+        f"{phi.head_dim - phi.rotary_dim} pass through unrotated. Proportional RoPE (Gemma 4) reads the same "
+        "key differently.",
+        link=_link(8, "ch08-partial", "partial rotary"),
+    )
+
+
+def ntk_base_for_scale_eight() -> Question:
+    """Ask for the NTK-aware base ``b' = b s^(d/(d-2))`` at ``s = 8``."""
+    base = rv.scaling.ntk_base(10_000.0, 8.0, 128)
+    return NumericQuestion(
+        "What base does NTK-aware scaling give a head with d = 128 and b = 10,000 for s = 8?",
+        base,
+        relative_tolerance=0.005,
+        explanation=f"b′ = b s^(d/(d−2)) = 10000 · 8^(128/126) ≈ {format_number(base)}, a little more than "
+        "8 · 10,000, so that the slowest pair is slowed by exactly 8.",
+        link=_link(6, "ch06-ntk", "the NTK-aware base change"),
+    )
+
+
+def dynamic_ntk_cached_keys() -> Question:
+    """Ask what keys cached under one base score against queries under another: ``q^T R'(m)^T R(n) k``."""
+    q, k = np.random.default_rng(6).standard_normal((2, 64))
+    old = rv.inv_freq(64, 10_000.0)
+    new = rv.inv_freq(64, rv.scaling.ntk_base(10_000.0, 3.0, 64))
+
+    def cached(m: float, n: float) -> float:
+        return float(rv.rotate(q, m, inv_freq=new) @ rv.rotate(k, n, inv_freq=old))
+
+    relative = math.isclose(cached(5_000, 4_990), cached(6_000, 5_990), rel_tol=1e-6, abs_tol=1e-6)
+    return _choice(
+        "With dynamic NTK the base grows once the sequence passes L. Keys cached earlier keep their "
+        "rotation; new queries use the new base. Their scores:",
+        [
+            ("are those of the new base, as if it had been used from the start", relative),
+            ("are those of plain RoPE", False),
+            ("depend on where the two tokens sit, not only on their offset", not relative),
+            ("are unchanged, because a KV cache stores keys before rotating them", False),
+        ],
+        explanation="The query turns by mθᵢ′ and the cached key by nθᵢ: the rotations no longer cancel into "
+        "one by the offset, so the score depends on m and n separately. Caching keys before rotation avoids "
+        "the mismatch, at the cost of rotating every cached key again at each step.",
+        link=_link(6, "ch06-dynamic", "dynamic NTK"),
+    )
+
+
+def yarn_logits_at_sixteen() -> Question:
+    """Ask for YaRN's factor on the logits at ``s = 16``: ``a^2 = (0.1 ln s + 1)^2``, ``a`` on cos and sin."""
+    factor = rv.scaling.yarn_get_mscale(16.0)
+    return NumericQuestion(
+        "YaRN stretches a model by s = 16. By what factor does it multiply the attention logits?",
+        factor**2,
+        relative_tolerance=0.002,
+        explanation=f"YaRN's attention factor a = 0.1 ln 16 + 1 = {format_number(factor)} multiplies cos and "
+        f"sin, so the query and the key both carry it: the logits grow by a² = {format_number(factor**2)}. "
+        "Applying a once, to the logits, is a common mistake.",
+        link=_link(6, "ch06-yarn-temperature", "why YaRN sharpens the softmax"),
+    )
+
+
+def static_yarn_short_prompt() -> Question:
+    """Ask how many pairs static YaRN changes at every length (``RopeScaling.pair_counts``)."""
+    block = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096}
+    yarn = rv.scaling.from_config({"head_dim": 128, "rope_theta": 10_000.0, "rope_scaling": block})
+    counts = yarn.pair_counts()
+    changed = counts["blended"] + counts["interpolated"]
+    return NumericQuestion(
+        "Llama 2's RoPE (d = 128, b = 10,000, L = 4,096) with static YaRN, s = 4, reads a 100-token "
+        "prompt. How many of its 64 pairs turn at other speeds than in plain RoPE?",
+        changed,
+        relative_tolerance=0.0,
+        unit="pairs",
+        explanation=f"Static YaRN does not look at the length: {counts['blended']} pairs are blended and "
+        f"{counts['interpolated']} slowed by 4, at every length, and the logits are multiplied by "
+        f"{format_number(yarn.attention_factor**2)}. A short prompt no longer meets the model it was trained "
+        "with, which is why static scaling can cost quality on short inputs.",
+        link=_link(6, "ch06-after", "checking short inputs too"),
+    )
+
+
+def longrope_switch_length() -> Question:
+    """Ask from which length transformers uses LongRoPE's ``long_factor``: ``seq_len > L``."""
+    phi = rv.presets.load("phi-3.5-mini-instruct")
+    original = phi.parameters.original_max_position_embeddings
+    switch = next(n for n in range(1, 2 * original + 2) if longrope.uses_long_factor(phi.parameters, n))
+    return NumericQuestion(
+        f"Phi-3.5-mini uses LongRoPE with an original length of {original:,} tokens. From which sequence "
+        "length on does transformers rotate with `long_factor` instead of `short_factor`?",
+        switch,
+        relative_tolerance=0.0,
+        unit="tokens",
+        explanation="The long list applies once the sequence is longer than "
+        f"original_max_position_embeddings: from {format_number(switch)} tokens on. In generation the switch "
+        "comes in the middle of a sequence, and the keys cached before it keep the short list's rotation.",
+        link=_link(7, "ch07-code-vs-paper", "code versus paper"),
+    )
+
+
+def bfloat16_position() -> Question:
+    """Ask where position 257 lands in bfloat16 (8 significant bits: whole numbers exact up to ``2^8``)."""
+    held = float(precision.round_to_bfloat16([257.0])[0])
+    limit = precision.largest_exact_integer("bfloat16")
+    return NumericQuestion(
+        "Code builds the positions with `torch.arange(seq, dtype=torch.bfloat16)`. Which position does "
+        "token 257 get?",
+        held,
+        relative_tolerance=0.0,
+        explanation=f"bfloat16 has 8 significant bits, so it holds every whole number only up to "
+        f"{format_number(limit)}; 257 rounds to {format_number(held)}, and from there on neighbouring tokens "
+        "share positions. Positions belong in integers or float32.",
+        link=_link(10, "precision", "precision"),
+    )
+
+
+def left_padding_position() -> Question:
+    """Ask for the position of the first generated token after left padding: ``cumsum(mask) - 1``."""
+    mask = np.array([0, 0, 1, 1, 1, 1])  # two padding tokens, three real ones, the new token
+    position = int(np.cumsum(mask)[-1] - 1)
+    return NumericQuestion(
+        "A three-token prompt is left-padded by two (attention mask 0 0 1 1 1), and positions are "
+        "`attention_mask.cumsum(-1) - 1`. What position does the first generated token get?",
+        position,
+        relative_tolerance=0.0,
+        explanation=f"The real tokens sit at 0, 1 and 2, and the padding is not counted, so the new token is "
+        f"at {position}. Counting the padding instead (2, 3, 4, then 5) changes no RoPE score, as long as "
+        "the cache and the new token are counted the same way.",
+        link=_link(10, "left-padding-and-position-ids", "left padding"),
+    )
+
+
+#: The questions of each chapter's "Check yourself" section, by chapter number.
+CHAPTERS: dict[int, tuple[str, ...]] = {
+    1: ("shuffled_tokens", "shift_invariant_schemes", "learned_table_parameters"),
+    2: ("one_pair_score", "rotation_keeps_length", "mixed_signs"),
+    3: ("slowest_wavelength", "neighbour_frequency_ratio", "base_leaves_pair_zero"),
+    4: ("which_snippet_rotates", "shifted_score", "score_grid_diagonals"),
+    5: ("bound_is_not_monotone", "independent_score_spread", "mean_self_score"),
+    6: ("ntk_base_for_scale_four", "yarn_logit_factor", "llama2_first_slow_pair"),
+    7: ("llama31_untouched_pairs", "deepseek_rotary_factor", "longrope_factor_meaning"),
+}
+
+#: The questions of the interview page, in its order.
+INTERVIEW: tuple[str, ...] = (
+    "rotated_vectors",
+    "which_rotate_half",
+    "half_pairs_without_permuting",
+    "llama3_slowest_wavelength",
+    "phi2_rotated_channels",
+    "ntk_base_for_scale_eight",
+    "dynamic_ntk_cached_keys",
+    "yarn_logits_at_sixteen",
+    "static_yarn_short_prompt",
+    "longrope_switch_length",
+    "bfloat16_position",
+    "left_padding_position",
+)
+
+
+def build(name: str) -> Question:
+    """Build the question called ``name``, one of :data:`CHAPTERS` or :data:`INTERVIEW`.
+
+    Raises
+    ------
+    ValueError
+        If no question has that name.
+
+    Examples
+    --------
+    >>> build("slowest_wavelength").answer_text
+    '54,410'
+
+    """
+    known = sorted({*INTERVIEW, *(item for names in CHAPTERS.values() for item in names)})
+    if not isinstance(name, str) or name not in known:
+        raise ValueError(f"name must be one of {known}, got {name!r}")
+    return globals()[name]()
+
+
+def chapter_questions(chapter: int) -> tuple[Question, ...]:
+    """Build the questions of chapter ``chapter``'s "Check yourself" section."""
+    if isinstance(chapter, bool) or chapter not in CHAPTERS:
+        raise ValueError(f"chapter must be one of {sorted(CHAPTERS)}, got {chapter!r}")
+    return tuple(build(name) for name in CHAPTERS[chapter])
+
+
+def interview_questions() -> tuple[Question, ...]:
+    """Build the questions of the interview page, in its order."""
+    return tuple(build(name) for name in INTERVIEW)
