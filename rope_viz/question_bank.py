@@ -2,9 +2,9 @@
 
 Every answer comes from the math modules when the question is built (on the site: when the book is built),
 so a changed formula changes the answer. A choice question computes, for every choice, whether its claim
-holds (code snippets are run and compared with :func:`rope_viz.rotate`), and refuses to build unless exactly
-one does. The formula each answer rests on is named in its function's docstring; the ``rope_viz`` functions
-it calls cite their sources.
+holds (code snippets are run, and compared with :func:`rope_viz.rotate` or judged by :func:`rope_viz.check`),
+and refuses to build unless exactly one does. The formula each answer rests on is named in its function's
+docstring; the ``rope_viz`` functions it calls cite their sources.
 
 :data:`CHAPTERS` lists the questions of each chapter's "Check yourself" section, :data:`INTERVIEW` those of
 the interview page, which shows each with the ``{rope-viz-question}`` directive of
@@ -18,11 +18,12 @@ import math
 import numpy as np
 
 import rope_viz as rv
-from rope_viz import attention, position_schemes, precision
+from rope_viz import attention, axial, mrope, permutation, position_schemes, precision
+from rope_viz.checker import CheckReport
 from rope_viz.extension import angles as extension_angles
 from rope_viz.long_range import local_maxima, score_statistics
 from rope_viz.questions import ChoiceQuestion, Link, NumericQuestion, Question, format_number
-from rope_viz.scaling import longrope
+from rope_viz.scaling import RopeScaling, longrope
 from rope_viz.shift_invariance import diagonal_spread
 
 __all__ = ["CHAPTERS", "INTERVIEW", "build", "chapter_questions", "interview_questions"]
@@ -36,6 +37,7 @@ _PAGES = {
     6: "notebooks/06_beyond_training_length",
     7: "notebooks/07_extension_methods_compared",
     8: "notebooks/08_which_pairs_and_layers",
+    9: "notebooks/09_rope_beyond_text",
     10: "notebooks/10_rope_in_code",
 }
 
@@ -490,6 +492,375 @@ def longrope_factor_meaning() -> Question:
     )
 
 
+# Chapter 8 --------------------------------------------------------------------------------------------------
+
+
+def _finite_wavelengths(scaling: RopeScaling) -> np.ndarray:
+    """Return the wavelengths of the pairs that rotate (an unrotated pair has wavelength inf)."""
+    return scaling.wavelengths[np.isfinite(scaling.wavelengths)]
+
+
+def gemma4_global_rotating_pairs() -> Question:
+    """Ask how many pairs Gemma 4's global heads rotate: proportional RoPE keeps ``i < p d/2`` only."""
+    world = rv.presets.load("gemma-4-31b", layer_type="full_attention")
+    counts = world.pair_counts()
+    pairs, unrotated = world.head_dim // 2, counts.get("unrotated", 0)
+    rotating = sum(counts.values()) - unrotated
+    config = rv.presets.get("gemma-4-31b").config["text_config"]
+    factor = config["rope_parameters"]["full_attention"]["partial_rotary_factor"]
+    return NumericQuestion(
+        f"Gemma 4 31B's global layers have heads of {world.head_dim} channels ({pairs} pairs), with "
+        f"`rope_type` `proportional` and `partial_rotary_factor` = {factor:g}. How many pairs of each head "
+        "rotate?",
+        rotating,
+        relative_tolerance=0.0,
+        unit="pairs",
+        explanation=f"Proportional RoPE keeps plain RoPE's θᵢ = b^(−2i/d) over the whole head of d = "
+        f"{world.head_dim} and switches off every pair from p · d/2 = {factor:g} · {pairs} = {rotating} on: "
+        f"the {rotating} fastest pairs rotate, the slowest of them every "
+        f"{format_number(round(float(_finite_wavelengths(world).max())))} tokens, and {unrotated} have "
+        "frequency 0 and compare content only. Not p · d: that counts channels, two per pair.",
+        link=_link(8, "ch08-partial", "partial rotary"),
+    )
+
+
+def llama4_nope_layers() -> Question:
+    """Ask how many of Llama 4 Scout's layers have no RoPE: the ``None`` layers of ``no_rope_layers``."""
+    layers = rv.presets.load_layers("llama-4-scout")
+    nope = [index for index, layer in enumerate(layers) if layer is None]
+    config = rv.presets.get("llama-4-scout").config
+    chunk = config.get("text_config", config)["attention_chunk_size"]
+    return NumericQuestion(
+        f"Llama 4 Scout has {len(layers)} decoder layers. In how many of them does attention use no position "
+        "encoding at all?",
+        len(nope),
+        relative_tolerance=0.0,
+        unit="layers",
+        explanation=f"Every fourth layer ({nope[0]}, {nope[1]}, {nope[2]}, …, {nope[-1]}, counted from 0) is "
+        f"a NoPE layer: {len(nope)} of {len(layers)}. They attend over the whole context, while the other "
+        f"{len(layers) - len(nope)} rotate and attend within chunks of {format_number(chunk)} tokens. A "
+        "causal mask still lets a NoPE layer work out the order of the tokens.",
+        link=_link(8, "ch08-layers", "layer by layer"),
+    )
+
+
+def partial_rotary_wavelength_ratio() -> Question:
+    """Ask how much slower GPT-NeoX's slowest rotated pair is: ``b^((pd - 2)/(pd)) / b^((pd - 2)/d)``."""
+    dim, fraction, base = 512, 0.25, 1e6
+    neox = rv.scaling.from_config({"head_dim": dim, "partial_rotary_factor": fraction, "rope_theta": base})
+    block = {"rope_type": "proportional", "partial_rotary_factor": fraction, "rope_theta": base}
+    proportional = rv.scaling.from_config({"head_dim": dim, "rope_parameters": block})
+    slow_neox = float(_finite_wavelengths(neox).max())
+    slow_proportional = float(_finite_wavelengths(proportional).max())
+    rotated = neox.rotary_dim
+    return NumericQuestion(
+        f"A head of d = {dim} channels, b = 1,000,000 and `partial_rotary_factor` p = {fraction:g} (Gemma "
+        "4's global head), read the GPT-NeoX way and the proportional way: how many times longer is the "
+        "wavelength of the slowest rotated pair in the GPT-NeoX reading?",
+        slow_neox / slow_proportional,
+        relative_tolerance=0.01,
+        explanation=f"GPT-NeoX spreads the whole schedule over the p d = {rotated} rotated channels: "
+        f"λ = 2π b^({rotated - 2}/{rotated}) ≈ {format_number(round(slow_neox))} tokens. Proportional RoPE "
+        f"keeps θᵢ = b^(−2i/d) and stops at pair {rotated // 2 - 1}: λ = 2π b^({rotated - 2}/{dim}) ≈ "
+        f"{format_number(round(slow_proportional))} tokens. The ratio is "
+        f"{format_number(slow_neox / slow_proportional)}: a loader that reads Gemma 4's config the GPT-NeoX "
+        "way gives its global layers very slow positional pairs where the model has only fast ones.",
+        link=_link(8, "ch08-partial", "partial rotary"),
+    )
+
+
+def qwen3_base_bound() -> Question:
+    """Ask whether Qwen3-8B's base meets Men et al.'s bound (arXiv:2405.14591): ``sum_i cos(r theta_i) >= 0``.
+
+    The bound asks it for every distance ``0 <= r <= L``; the sum is :func:`rope_viz.expected_self_score` / 2.
+    """
+    qwen = rv.presets.load("qwen3-8b")
+    length, base = 32_768, qwen.parameters.rope_theta
+    distances = np.arange(0, length + 1, dtype=float)
+    total = rv.expected_self_score(distances, qwen.dim, base) / 2  # sum_i cos(r theta_i)
+    negative = np.flatnonzero(total < 0)
+    lowest = float(total.min())
+    large_base_passes = bool(rv.expected_self_score(distances, qwen.dim, 1e9).min() >= 0)
+    return _choice(
+        f"By the criterion of Men et al. (2024), Σᵢ cos(rθᵢ) ≥ 0 for every distance r up to the context "
+        f"length, does Qwen3-8B's base (d = {qwen.dim}, b = {format_number(base)}) suffice for "
+        f"{format_number(length)} tokens?",
+        [
+            (f"Yes: the sum stays at or above 0 up to {format_number(length)}.", negative.size == 0),
+            (
+                f"No, by a hair: the sum, {format_number(total[0])} at r = 0, dips below 0 by less than 1.",
+                bool(-1 < lowest < 0),
+            ),
+            (
+                "No, by far: the sum is negative already before 4,096 tokens.",
+                bool(negative.size and negative[0] < 4096),
+            ),
+            (
+                f"No base can: with d = {qwen.dim} the sum turns negative before {format_number(length)} "
+                "tokens whatever the base.",
+                not large_base_passes,
+            ),
+        ],
+        explanation=f"The sum first turns negative at r = {format_number(int(negative[0]))} and reaches "
+        f"{format_number(lowest, 2)} at r = {format_number(int(np.argmin(total)))}: a fail, but a narrow "
+        "one. The sum of plain RoPE depends only on b and d, so the criterion can be checked from a config "
+        "alone; a base of 10⁹ passes easily. Read it as a scale, not a sharp line.",
+        link=_link(8, "ch08-base-bound", "how large a base for a context"),
+    )
+
+
+# Chapter 9 --------------------------------------------------------------------------------------------------
+
+
+def qwen3_vl_last_pair_axis() -> Question:
+    """Ask which axis Qwen3-VL's last pair follows: interleaved, ``a(i) = 0`` for ``i >= 3 max(s_h, s_w)``.
+
+    The layout is :func:`rope_viz.mrope.pair_axes` (transformers 5.23, ``Qwen3VLTextRotaryEmbedding``).
+    """
+    text_config = rv.presets.get("qwen3-vl-8b").config["text_config"]
+    block = text_config["rope_scaling"]
+    section = tuple(block["mrope_section"])
+    dealt = mrope.pair_axes(section, interleaved=block["mrope_interleaved"])
+    chunks = mrope.pair_axes(rv.presets.get("qwen2.5-vl-7b").config["rope_scaling"]["mrope_section"])
+    dealt_out = 3 * max(section[1], section[2])  # from here on, no height or width pair is left
+    slowest = rv.inv_freq(2 * dealt.size, text_config["rope_theta"])[-1]
+    return _choice(
+        f"Qwen3-VL-8B deals the {dealt.size} pairs of a head out to the axes in turn (`mrope_interleaved`, "
+        f"`mrope_section` = {list(section)}). Which position does the last, slowest pair turn with?",
+        [
+            ("the width, as in Qwen2.5-VL's chunks", bool(dealt[-1] == 2 and chunks[-1] == 2)),
+            ("the height", bool(dealt[-1] == 1)),
+            (
+                "time: once the height and width pairs are dealt out, every later pair follows time",
+                bool(dealt[-1] == 0 and np.all(dealt[dealt_out:] == 0)),
+            ),
+            ("none: the slowest pair does not turn", bool(slowest == 0)),
+        ],
+        explanation=f"The order is t, h, w, t, h, w, … while height and width pairs remain, "
+        f"{section[1]} and {section[2]} of them, so pairs {dealt_out} to {dealt.size - 1} all follow time. "
+        "In Qwen2.5-VL's chunks the last pairs are the width's. For text it makes no difference: a text "
+        "token's three ids are equal.",
+        link=_link(9, "ch09-mrope", "M-RoPE"),
+    )
+
+
+def text_after_image() -> Question:
+    """Ask where the text after an image starts: ``s + max(rows, cols)`` (Qwen2-VL, arXiv:2409.12191)."""
+    before, image = mrope.Text(5), mrope.Image(4, 6)
+    ids = mrope.position_ids([before, image, mrope.Text(2)])  # (3, seq)
+    first = before.tokens + image.rows * image.cols  # the index of the first token after the image
+    start = int(ids[0, first])
+    if not np.all(ids[:, first] == start):
+        raise RuntimeError("a text token should have three equal ids")
+    return NumericQuestion(
+        f"A sequence holds {before.tokens} text tokens (ids 0 to {before.tokens - 1}), an image of "
+        f"{image.rows} rows and {image.cols} columns of tokens, then more text. Which M-RoPE position id "
+        "does the first text token after the image get?",
+        start,
+        relative_tolerance=0.0,
+        explanation=f"The image's tokens sit at ({before.tokens}, {before.tokens} + row, {before.tokens} + "
+        f"column), up to {int(ids[:, before.tokens : first].max())}, and the text resumes one past that, at "
+        f"{before.tokens} + max({image.rows}, {image.cols}) = {start}, although it is token {first} of the "
+        f"sequence: an image of {image.rows * image.cols} tokens takes only {start - before.tokens} ids.",
+        link=_link(9, "ch09-ids", "the position ids"),
+    )
+
+
+def text_after_long_video() -> Question:
+    """Ask where transformers 5.23 starts the text after a video: ``s + max(rows, cols)``, not ``max + 1``."""
+    before, video = mrope.Text(2), mrope.Video(8, 2, 2)
+    segments = [before, video, mrope.Text(1)]
+    code = mrope.position_ids(segments, resume="spatial")
+    paper = mrope.position_ids(segments, resume="maximum")
+    start, paper_start = int(code[0, -1]), int(paper[0, -1])
+    last_frame = int(code[0, -2])  # the time id of the video's last token
+    return NumericQuestion(
+        f"A sequence holds {before.tokens} text tokens, a video of {video.frames} frames of {video.rows} × "
+        f"{video.cols} tokens, then one more text token. Which position id does transformers 5.23 give that "
+        "last token?",
+        start,
+        relative_tolerance=0.0,
+        explanation=f"The video starts at {before.tokens}, and its time ids run from {before.tokens} to "
+        f"{last_frame}. transformers 5.23 resumes after a video as after an image, at its start plus the "
+        f"larger of its rows and columns: {before.tokens} + {max(video.rows, video.cols)} = {start}, the "
+        f"time id of frame {start - before.tokens} (from 0) of the video. The Qwen2-VL paper, and "
+        f"transformers 4.x, resume one past the largest id, at {paper_start}.",
+        link=_link(9, "ch09-resume", "after a video"),
+    )
+
+
+def raster_order_neighbour() -> Question:
+    """Ask which patch 1-D RoPE in raster order rates closest: ``E[score(r)] = 2 sum_i cos(r theta_i)``."""
+    rows = cols = 8
+    dim, base = 80, 10_000.0  # Qwen2-VL's vision encoder
+    query = (0, cols - 1)
+    keys = {
+        (1, 0): "row 1, column 0: the first patch of the next row, at the other edge of the image",
+        (1, cols - 1): "row 1, column 7: the patch right below it",
+        (0, cols - 3): "row 0, column 5: two patches to its left",
+        (rows - 1, cols - 1): "row 7, column 7: the bottom corner of its column",
+    }
+
+    def raster(patch: tuple[int, int]) -> int:
+        return patch[0] * cols + patch[1]
+
+    flat = {
+        key: float(rv.expected_self_score([raster(query) - raster(key)], dim, base)[0]) / dim for key in keys
+    }
+    axial_map = axial.expected_axial_patch_self_scores((rows, cols), query, dim, base=base) / dim
+    best = max(flat, key=flat.__getitem__)
+    return _choice(
+        f"The patches of an {rows} × {cols} image are numbered row by row, 0 to {rows * cols - 1}, and "
+        f"rotated with 1-D RoPE (d = {dim}, b = 10,000). With the key equal to the query, which key patch "
+        "scores highest in expectation against the query patch in row 0, column 7?",
+        [(text, best == key) for key, text in keys.items()],
+        explanation=f"Row by row, the query is position {raster(query)} and the first patch of row 1 "
+        f"position {raster((1, 0))}: one apart, so it scores {format_number(flat[(1, 0)], 3)} of the peak, "
+        f"while the patch right below, {cols} positions away, scores "
+        f"{format_number(flat[(1, cols - 1)], 3)}. With 2-D RoPE the order is the picture's: "
+        f"{format_number(axial_map[1, cols - 1], 3)} right below, {format_number(axial_map[1, 0], 3)} at the "
+        "other edge.",
+        link=_link(
+            9,
+            "common-mistake-reading-an-image-as-one-line-of-positions",
+            "reading an image as one line of positions",
+        ),
+    )
+
+
+# Chapter 10 -------------------------------------------------------------------------------------------------
+
+#: Four ways of forming the angles of :data:`_ANGLE_CONTEXT`; the bank runs ``rv.check`` on each.
+_ANGLE_SNIPPETS = (
+    "θ = 10_000.0 ** (-np.arange(d // 2) / d)\nangle = np.outer(positions, θ)",
+    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions, θ)",
+    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions.astype(np.float16), θ)",
+    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(np.minimum(positions, 1023), θ)",
+)
+#: The rest of the function: the interleaved pairs ``(2i, 2i + 1)`` as complex numbers, as in Meta's code.
+_ANGLE_CONTEXT = (
+    "def rope(x, positions):\n"
+    "    d = x.shape[-1]\n"
+    "    {}\n"
+    "    z = (x[:, 0::2] + 1j * x[:, 1::2]) * np.exp(1j * angle)\n"
+    "    return np.stack([z.real, z.imag], axis=-1).reshape(x.shape)"
+)
+
+
+def _angle_report(snippet: str) -> CheckReport:
+    """Define ``rope`` with ``snippet`` for its angles and check it with :func:`rope_viz.check`."""
+    namespace = {"np": np}
+    exec(_ANGLE_CONTEXT.format(snippet.replace("\n", "\n    ")), namespace)  # only the module's own snippets
+    return rv.check(namespace["rope"])
+
+
+def which_angles_pass_check() -> Question:
+    """Ask which angles make ``z e^{i m theta}`` RoPE (``theta_i = b^(-2i/d)``); ``rv.check`` judges each."""
+    reports = [_angle_report(snippet) for snippet in _ANGLE_SNIPPETS]
+    found = ["passed" if report.passed else "`" + "`, `".join(report.names) + "`" for report in reports]
+    return _choice(
+        "`rope(x, positions)` turns the interleaved pairs of x, of shape (seq, d), as complex numbers: "
+        "`z = (x[:, 0::2] + 1j * x[:, 1::2]) * np.exp(1j * angle)`. Which lines for `angle` make it pass "
+        "`rv.check`?",
+        [(snippet, report.passed) for snippet, report in zip(_ANGLE_SNIPPETS, reports, strict=True)],
+        code=True,
+        explanation="A loses the factor 2 of the exponent: pair i turns b^(i/d) times too fast, the slowest "
+        f"almost √b = 100 times ({found[0]}). B is RoPE: θᵢ = b^(−2i/d) and the positions as given "
+        f"({found[1]}). C holds the positions in float16, exact only up to 2,048 ({found[2]}). D clamps them "
+        f"to a table of 1,024 positions, so that distant tokens share one place ({found[3]}). In brackets: "
+        "what `rv.check` reports.",
+        link=_link(10, "check-your-implementation", "check your implementation"),
+    )
+
+
+def only_query_permuted() -> Question:
+    """Ask what permuting only ``W_q`` does at ``m = n``: the rotations cancel, leaving ``(P q)^T k``."""
+    n_heads, head_dim, d_model = 2, 8, 12
+    rng = np.random.default_rng(1)
+    w_q, w_k = rng.standard_normal((2, n_heads * head_dim, d_model))  # Meta's layout, interleaved pairs
+    tokens = rng.standard_normal((6, d_model))
+    positions = np.array([0, 1, 2, 40, 41, 300])
+    w_q_half = permutation.interleaved_to_half_rows(w_q, n_heads)
+
+    def loaded(at: np.ndarray, x: np.ndarray = tokens) -> np.ndarray:
+        return permutation.attention_scores(w_q_half, w_k, x, at, n_heads=n_heads, convention="half")
+
+    trained = permutation.attention_scores(w_q, w_k, tokens, positions, n_heads=n_heads)
+    scores = loaded(positions)
+    same = np.arange(positions.size)
+    change_at_equal = float(np.abs(scores - trained)[:, same, same].max())
+    near, far = loaded(np.array([9, 4]), tokens[:2]), loaded(np.array([509, 504]), tokens[:2])
+    relative = bool(np.allclose(near, far))
+    return _choice(
+        "Meta's LLaMA weights (interleaved pairs) are loaded into code that rotates with `rotate_half`. The "
+        "rows of W_q are permuted in every head, but W_k is left as it is. What becomes of the scores?",
+        [
+            (
+                "At m = n they are Meta's, since both rotations cancel; elsewhere they differ.",
+                change_at_equal < 1e-9,
+            ),
+            (
+                "They are wrong already at m = n: the query's channels are in the new order, the key's in "
+                "Meta's.",
+                change_at_equal > 1e-3,
+            ),
+            (
+                "They are Meta's at every offset: permuting one matrix is enough.",
+                bool(np.allclose(scores, trained)),
+            ),
+            ("They depend on m + n instead of m − n.", not relative),
+        ],
+        explanation="At m = n both vectors turn by the same angles and the rotation cancels, which leaves "
+        "(P q)ᵀ k: the permuted query against the key in Meta's order, so the dot product multiplies "
+        "channels that do not belong together. In a small random layer whose scores reach "
+        f"{format_number(np.abs(trained).max(), 3)}, those at m = n change by up to "
+        f"{format_number(change_at_equal, 3)}. The scores still depend on m − n only, since query and key "
+        "turn in the same pairs: nothing in their structure gives the mistake away. Both W_q and W_k must "
+        "be permuted.",
+        link=_link(10, "the-score-against-the-offset-interactively", "the score against the offset"),
+    )
+
+
+def float16_exact_positions() -> Question:
+    """Ask up to which whole number float16 holds every position: ``2^nu``, ``nu = 11`` significant bits."""
+    limit, bits = precision.largest_exact_integer("float16"), precision.significant_bits("float16")
+    next_held = int(precision.round_to_format([limit + 1], "float16")[0])
+    if next_held == limit + 1:
+        raise RuntimeError("float16 should not hold 2^11 + 1")
+    first_bfloat16_miss = precision.largest_exact_integer("bfloat16") + 1
+    return NumericQuestion(
+        "Code holds positions in float16 (`torch.arange(seq, dtype=torch.float16)`). Up to which position "
+        "is every whole position held exactly?",
+        limit,
+        relative_tolerance=0.0,
+        explanation=f"float16 has {bits} significant bits, so it holds every whole number up to 2^{bits} = "
+        f"{format_number(limit)}. {format_number(limit + 1)} lies halfway between {format_number(limit)} and "
+        f"{format_number(limit + 2)} and rounds to the even one, {format_number(next_held)}: from there on "
+        f"neighbouring tokens share an angle, and from {format_number(2 * limit)} on the positions snap to "
+        f"multiples of 4. bfloat16 fails from {format_number(first_bfloat16_miss)} on already.",
+        link=_link(10, "precision", "precision"),
+    )
+
+
+def cached_key_rotated_again() -> Question:
+    """Ask where a cached key acts when rotated a second time: ``R(n theta) R(n theta) = R(2 n theta)``."""
+    key = np.random.default_rng(7).standard_normal(64)
+    position = 5
+    twice = rv.rotate(rv.rotate(key, position), position)
+    acting = next(m for m in range(4 * position) if np.allclose(rv.rotate(key, m), twice))
+    return NumericQuestion(
+        "A cache holds keys after their rotation. A bug rotates every key it reads from the cache once more, "
+        "by the key's own position (the cache itself stays as it is). At which position does the key of the "
+        f"token at position {position} then act in the scores?",
+        acting,
+        relative_tolerance=0.0,
+        explanation=f"Two turns by nθᵢ make one by 2nθᵢ, R(nθ) R(nθ) = R(2nθ): the key acts at 2n = {acting} "
+        "for every query, and only the key at position 0 is spared. A cached key is rotated once, at its "
+        "own position.",
+        link=_link(10, "the-kv-cache", "the KV cache"),
+    )
+
+
 # The interview page -----------------------------------------------------------------------------------------
 
 
@@ -718,6 +1089,19 @@ CHAPTERS: dict[int, tuple[str, ...]] = {
     5: ("bound_is_not_monotone", "independent_score_spread", "mean_self_score"),
     6: ("ntk_base_for_scale_four", "yarn_logit_factor", "llama2_first_slow_pair"),
     7: ("llama31_untouched_pairs", "deepseek_rotary_factor", "longrope_factor_meaning"),
+    8: (
+        "gemma4_global_rotating_pairs",
+        "llama4_nope_layers",
+        "partial_rotary_wavelength_ratio",
+        "qwen3_base_bound",
+    ),
+    9: ("qwen3_vl_last_pair_axis", "text_after_image", "text_after_long_video", "raster_order_neighbour"),
+    10: (
+        "which_angles_pass_check",
+        "only_query_permuted",
+        "float16_exact_positions",
+        "cached_key_rotated_again",
+    ),
 }
 
 #: The questions of the interview page, in its order.

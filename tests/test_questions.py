@@ -35,7 +35,7 @@ from rope_viz.questions import (
 
 ROOT = Path(__file__).resolve().parents[1]
 INTERVIEW = ROOT / "book" / "interview.md"
-CHAPTERS = {int(path.name[:2]): path for path in sorted((ROOT / "notebooks").glob("0[1-7]_*.ipynb"))}
+CHAPTERS = {int(path.name[:2]): path for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))}
 ALL_NAMES = sorted(
     {*question_bank.INTERVIEW, *(n for names in question_bank.CHAPTERS.values() for n in names)}
 )
@@ -517,6 +517,13 @@ def test_numeric_answers_agree_with_the_published_formulas():
         "left_padding_position": 3.0,
         "longrope_switch_length": 4097.0,
         "phi2_rotated_channels": int(0.4 * 80),
+        "gemma4_global_rotating_pairs": int(0.25 * 512) // 2,  # proportional: the pairs i < p d / 2 rotate
+        "llama4_nope_layers": sum((layer + 1) % 4 == 0 for layer in range(48)),  # no_rope_layer_interval 4
+        "partial_rotary_wavelength_ratio": 1e6 ** (126 / 128) / 1e6 ** (126 / 512),
+        "text_after_image": 5 + max(4, 6),
+        "text_after_long_video": 2 + max(2, 2),  # transformers 5.23: the start plus the larger side
+        "float16_exact_positions": 2.0**11,
+        "cached_key_rotated_again": 2 * 5,
     }
     for name, value in expected.items():
         assert math.isclose(question_bank.build(name).answer, value, rel_tol=1e-12), name
@@ -540,6 +547,69 @@ def test_the_code_choices_are_judged_by_running_them():
             assert "x[0::2] * cos - x[1::2] * sin" in correct and "x[0::2] * sin + x[1::2] * cos" in correct
         else:
             assert correct == "rotated = np.concatenate([-x2, x1])"
+
+
+def _correct_choice(name: str) -> str:
+    question = question_bank.build(name)
+    return question.choices[question.correct]
+
+
+def test_the_angle_lines_are_judged_by_an_independent_rotation():
+    """Only the right `angle` line turns pair (2i, 2i+1) by m 10000^(-2i/d), at small and large positions."""
+    question = question_bank.build("which_angles_pass_check")
+    d = 64
+    x = np.random.default_rng(0).standard_normal((6, d))
+    positions = np.array([0, 1, 7, 1500, 2049, 5000])  # 2049 is not a float16, 5000 is past a 1024 table
+    expected = np.empty_like(x)
+    for row, m in enumerate(positions):
+        for i in range(d // 2):
+            angle = m * 10_000 ** (-2 * i / d)
+            a, b = x[row, 2 * i], x[row, 2 * i + 1]
+            expected[row, 2 * i] = a * math.cos(angle) - b * math.sin(angle)
+            expected[row, 2 * i + 1] = a * math.sin(angle) + b * math.cos(angle)
+    right = []
+    for index, snippet in enumerate(question.choices):
+        namespace = {"np": np, "x": x, "positions": positions, "d": d}
+        exec(snippet, namespace)
+        z = (x[:, 0::2] + 1j * x[:, 1::2]) * np.exp(1j * namespace["angle"])
+        if np.allclose(np.stack([z.real, z.imag], axis=-1).reshape(x.shape), expected):
+            right.append(index)
+    assert right == [question.correct]
+
+
+def test_the_position_choices_follow_independent_formulas():
+    # Qwen3-VL deals t, h, w in turn while its 20 height and 20 width pairs last: pair 63 >= 3 * 20 is time's
+    assert _correct_choice("qwen3_vl_last_pair_axis").startswith("time")
+
+    # 1-D RoPE in raster order on 8 columns: E[score(r)] / d = (2 / d) sum_i cos(r theta_i), d = 80
+    def expected_score(distance: int) -> float:
+        return 2 * sum(math.cos(distance * 10_000 ** (-2 * i / 80)) for i in range(40)) / 80
+
+    distances = {"row 1, column 0": 1, "row 1, column 7": 8, "row 0, column 5": 2, "row 7, column 7": 56}
+    question = question_bank.build("raster_order_neighbour")
+    assert sorted(choice.split(":")[0] for choice in question.choices) == sorted(distances)
+    best = max(distances, key=lambda patch: expected_score(distances[patch]))
+    assert question.choices[question.correct].startswith(best + ":")
+
+
+def test_the_base_bound_choice_follows_the_sum():
+    """Men et al.'s sum for Qwen3-8B (d = 128, b = 10^6) up to 32,768 tokens, from the outer product."""
+    distances = np.arange(32_769.0)
+    frequencies = 1e6 ** (-2 * np.arange(64) / 128)
+    total = np.cos(np.outer(distances, frequencies)).sum(axis=1)
+    assert -1 < total.min() < 0 and np.flatnonzero(total < 0)[0] >= 4096
+    assert _correct_choice("qwen3_base_bound").startswith("No, by a hair")
+
+
+def test_permuting_only_the_queries_is_wrong_at_equal_positions():
+    """At m = n the half rotations cancel, leaving (P q) . k, which is not the interleaved model's q . k."""
+    q, k = np.random.default_rng(2).standard_normal((2, 8))
+    permuted = np.concatenate([q[0::2], q[1::2]])  # the conversion script's row order within one head
+    for m in (0, 7, 300):
+        loaded = rv.rotate(permuted, m, convention="half") @ rv.rotate(k, m, convention="half")
+        assert math.isclose(loaded, permuted @ k, abs_tol=1e-9)
+        assert not math.isclose(loaded, rv.rotate(q, m) @ rv.rotate(k, m), abs_tol=1e-3)
+    assert "already at m = n" in _correct_choice("only_query_permuted")
 
 
 # --- the chapters -------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import pytest
 
@@ -25,17 +26,10 @@ PARSER_CASES = (
     "1e4", "10,000", "10 000", "10\u2009000", "6.3e+04", "\u22122.5", "+.5", "5.", " 54,410 ", "1,234.5e-3",
     "3,5", "1,0000", "10,000 000", "1e", "e4", "", "nan", "1e999", "0x10", "1_000", "12 tokens", "\u2212",
 )  # fmt: skip
+#: Every chapter page: each has a "Check yourself" section of at least three questions.
 CHAPTER_PAGES = tuple(
-    f"notebooks/{name}.html"
-    for name in (
-        "01_why_position",
-        "02_rotation_2d",
-        "03_multi_speed_clocks",
-        "04_shift_invariance",
-        "05_long_range_decay",
-        "06_beyond_training_length",
-        "07_extension_methods_compared",
-    )
+    f"notebooks/{path.stem}.html"
+    for path in sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 )
 INTERVIEW_PAGE = "book/interview.html"
 
