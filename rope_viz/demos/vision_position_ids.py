@@ -83,7 +83,7 @@ class MixedSequenceIds(Demo):
     controls = (
         Control("rows", "image rows", SIDES, 3, 1, 6, unit="tokens", integer=True),
         Control("cols", "image columns", SIDES, 4, 1, 6, unit="tokens", integer=True),
-        Control("frames", "video frames of 2×2", FRAMES, 4, 1, 6, integer=True),
+        Control("frames", "video frames of 2×2", FRAMES, 3, 1, 6, integer=True),
         Control(
             "resume",
             "text after the video",

@@ -260,10 +260,12 @@ async (index) => {
 }
 """
 
+# The code cells whose output is a widget, but not the self-grading questions (ipywidgets of their own).
 _FIGURE_CELLS_SCRIPT = """
 () => window.__ropeLive.panel().content.widgets
-  .map((cell, index) => [index, cell.model.type === 'code' && JSON.stringify(cell.model.outputs.toJSON())
-    .includes('application/vnd.jupyter.widget-view+json')])
+  .map((cell, index) => [index, cell.model.type === 'code'
+    && !/\\bshow_questions?\\(/.test(cell.model.sharedModel.getSource())
+    && JSON.stringify(cell.model.outputs.toJSON()).includes('application/vnd.jupyter.widget-view+json')])
   .filter(([, shows]) => shows).map(([index]) => index)
 """
 
