@@ -21,7 +21,7 @@ from rope_viz.mrope import Image, Text, Video, position_ids
 TEXT_TOKENS = (3, 2, 2)
 VIDEO_GRID = (2, 2)
 SIDES = (1, 2, 3, 4, 5, 6)
-FRAMES = (1, 2, 3, 4, 5, 6)
+FRAMES = (3, 4, 5, 6, 7, 8)  # every count here outruns the 2 × 2 grid, so the two resume rules differ
 RESUME_RULES = ("maximum", "spatial")
 RESUME_LABELS = ("largest id + 1 (paper)", "start + side (transformers 5.23)")
 #: Paper heights of the three panels (time on top).
@@ -83,7 +83,7 @@ class MixedSequenceIds(Demo):
     controls = (
         Control("rows", "image rows", SIDES, 3, 1, 6, unit="tokens", integer=True),
         Control("cols", "image columns", SIDES, 4, 1, 6, unit="tokens", integer=True),
-        Control("frames", "video frames of 2×2", FRAMES, 3, 1, 6, integer=True),
+        Control("frames", "video frames of 2×2", FRAMES, 4, 3, 8, integer=True),
         Control(
             "resume",
             "text after the video",
