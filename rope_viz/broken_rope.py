@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rope_viz.mistakes import inv_freq_wrong_exponent, sincos_table
+from rope_viz.precision import round_to_bfloat16
 
 BASE = 10000.0
 """The base every function here assumes (Hugging Face ``rope_theta``), as in RoFormer."""
@@ -48,16 +49,6 @@ def _turn_interleaved(x: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.nda
 def _rotate_half(x: np.ndarray) -> np.ndarray:
     half = x.shape[-1] // 2
     return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
-
-
-def _round_to_bfloat16(values: np.ndarray) -> np.ndarray:
-    """Round to bfloat16's 8 significant bits (7 stored), to nearest with ties to even; kept as float32.
-
-    bfloat16 is the top half of a float32, so rounding the low 16 bits of the float32 pattern away gives it.
-    """
-    bits = np.asarray(values, dtype=np.float32).view(np.uint32)
-    rounding = np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))
-    return ((bits + rounding) & np.uint32(0xFFFF0000)).view(np.float32)
 
 
 # --- correct ------------------------------------------------------------------------------------------------
@@ -245,7 +236,7 @@ def bfloat16_angles(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
     8 bits.)
     """
     theta = _theta(np.shape(x)[-1]).astype(np.float32)
-    angle = _round_to_bfloat16(np.asarray(positions, dtype=np.float32)[:, None] * theta).astype(np.float64)
+    angle = round_to_bfloat16(np.asarray(positions, dtype=np.float32)[:, None] * theta).astype(np.float64)
     return _turn_interleaved(x, np.cos(angle), np.sin(angle))
 
 

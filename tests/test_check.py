@@ -19,6 +19,7 @@ import rope_viz as rv
 from rope_viz import broken_rope
 from rope_viz.broken_rope import IMPLEMENTATIONS
 from rope_viz.checker import FINDING_NAMES, CheckReport, check
+from rope_viz.precision import round_to_bfloat16
 from tests.conftest import CONVENTIONS, hand_frequencies, hand_rotate
 
 property_test = settings(deadline=None, max_examples=40)
@@ -123,7 +124,7 @@ def hand_bfloat16(value: float) -> float:
 @settings(deadline=None, max_examples=200)
 @given(value=st.floats(min_value=-(2.0**100), max_value=2.0**100, width=32, allow_subnormal=False))
 def test_bfloat16_rounding_keeps_eight_significant_bits_to_nearest(value):
-    (rounded,) = broken_rope._round_to_bfloat16(np.array([value], dtype=np.float32))
+    (rounded,) = round_to_bfloat16(np.array([value], dtype=np.float32))
     assert float(rounded) == hand_bfloat16(value)
 
 
