@@ -11,7 +11,7 @@ A question is plain data with its answer computed when it is built (the chapters
   (``data-rope-viz-solution``) is shown unless the state is ``"invalid"``.
 * :func:`question_widget`: the same question as ipywidgets, graded in the kernel.
 
-:func:`show_question` picks the front end as :func:`rope_viz.display.show` does for figures.
+:func:`show_question` picks the front end as :func:`rope_viz.notebook.show` does for figures.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rope_viz.display import on_site
+from rope_viz.notebook.display import on_site
 
 __all__ = [
     "STATES",
@@ -501,7 +501,7 @@ def show_question(question: Question, mode: Literal["auto", "site", "live"] = "a
     question : NumericQuestion or ChoiceQuestion
         The question.
     mode : {"auto", "site", "live"}
-        ``"auto"`` picks by :func:`rope_viz.display.on_site`.
+        ``"auto"`` picks by :func:`rope_viz.notebook.on_site`.
 
     """
     return show_questions([question], mode)

@@ -128,7 +128,7 @@ def test_glued_names_are_not_the_notebooks_own_variables(notebook_path):
 def test_glue_binds_the_text_in_the_kernel_and_refuses_to_overwrite_a_variable(monkeypatch):
     import IPython
 
-    from rope_viz.display import glue
+    from rope_viz.notebook.display import glue
 
     shell = types.SimpleNamespace(user_ns={"existing": 1})
     monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
@@ -344,7 +344,7 @@ def test_live_figures_turn_on_colabs_custom_widget_manager(monkeypatch):
     import anywidget._util
 
     from rope_viz.demos.base import Demo
-    from rope_viz.display import show
+    from rope_viz.notebook.display import show
 
     calls = []
     output = types.ModuleType("google.colab.output")

@@ -1,7 +1,7 @@
 """The numbers of a chapter's prose, stored in its Markdown cells for JupyterLab to show before anything runs.
 
 A chapter writes a computed number in its prose as ``{eval}`name```, where a code cell of the same notebook
-calls ``glue("name", text)`` (:func:`rope_viz.display.glue`). JupyterLab with jupyterlab-myst (what Binder
+calls ``glue("name", text)`` (:func:`rope_viz.notebook.glue`). JupyterLab with jupyterlab-myst (what Binder
 runs) evaluates each ``{eval}`` expression in the kernel when its Markdown cell runs and keeps the results in
 the cell's ``user_expressions`` metadata; it shows the results stored there as soon as the notebook opens, and
 jupyterlab-myst 2.4 shows a freshly run cell with the results it had before that run. So the notebooks are

@@ -1,6 +1,6 @@
 """Sphinx extension that makes the course site work offline and without a kernel.
 
-* Before any notebook runs, sets ``ROPE_VIZ_SITE=1`` so that :func:`rope_viz.display.show` emits kernel-free
+* Before any notebook runs, sets ``ROPE_VIZ_SITE=1`` so that :func:`rope_viz.notebook.show` emits kernel-free
   figures (the kernel inherits the build's environment).
 * Re-reads every page, re-executing every notebook, when the source of ``rope_viz`` changed since the last
   build (Sphinx alone re-reads only the pages whose own text changed, and would show the old numbers).
@@ -12,7 +12,7 @@
 * Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
 * Reads the prose the way notebooks are written to be read in Jupyter too: ``{eval}`name``` shows the value
-  glued under ``name`` by the same notebook (:func:`rope_viz.display.glue`), and citation links become
+  glued under ``name`` by the same notebook (:func:`rope_viz.notebook.glue`), and citation links become
   bibliography citations (:mod:`rope_viz.site.citations`).
 
 Vendored files are copied into ``_static/rope_viz`` and ``_static/mathjax`` when the build finishes; they are
@@ -27,7 +27,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from rope_viz.display import SITE_ENVIRONMENT_VARIABLE
+from rope_viz.notebook import SITE_ENVIRONMENT_VARIABLE
 from rope_viz.site import citations
 
 STATIC_DIRECTORY = Path(__file__).parent / "static"
@@ -162,7 +162,7 @@ def _eval_role() -> Any:
     """Return the site's ``eval`` role: the value glued under that name by the same notebook, as Markdown.
 
     In JupyterLab with jupyterlab-myst, ``{eval}`name``` shows the value of ``name`` in the kernel, which
-    :func:`rope_viz.display.glue` binds; on the site, where myst-nb would need its inline execution mode to
+    :func:`rope_viz.notebook.glue` binds; on the site, where myst-nb would need its inline execution mode to
     evaluate it, the role pastes the glued value instead, exactly as ``{glue:md}`name``` does.
     """
     from myst_nb.ext.glue.roles import PasteMarkdownRole

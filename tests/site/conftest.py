@@ -1,4 +1,5 @@
-"""Fixtures for the site tests: one cold build of the whole book per test session, served on 127.0.0.1."""
+"""Fixtures for the site tests: one cold build of the whole book per test session, served on 127.0.0.1, and
+pages of it opened in chromium with every request off 127.0.0.1 blocked and every console error collected."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ class BuiltSite:
         """Return every HTML page of the site."""
         return local.pages(self.html)
 
+    def relative_pages(self) -> list[str]:
+        """Return every HTML page of the site relative to its root, such as ``notebooks/01_x.html``."""
+        return [str(page.relative_to(self.html)) for page in self.pages()]
+
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> BuiltSite:
@@ -52,3 +57,76 @@ def site_url(built_site: BuiltSite) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+#: Console messages that are not errors of this site (none known today; add with a reason if ever needed).
+IGNORED_CONSOLE_ERRORS: tuple[str, ...] = ()
+
+
+@pytest.fixture
+def open_page(browser, site_url):
+    """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected.
+
+    ``open_page(relative, color_scheme="light", height=900, width=1280)`` returns the page, the list of its
+    console errors and page errors so far (it grows while the page is used) and the list of blocked requests.
+    """
+    contexts = []
+
+    def _open(relative: str, color_scheme: str = "light", height: int = 900, width: int = 1280):
+        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)
+        contexts.append(context)
+        page = context.new_page()
+        problems: list[str] = []
+        blocked: list[str] = []
+
+        def route(route_request):
+            url = route_request.request.url
+            if url == site_url or url.startswith((site_url + "/", "data:", "blob:")):
+                route_request.continue_()
+            else:
+                blocked.append(url)
+                route_request.abort()
+
+        page.route("**/*", route)
+        page.on(
+            "console",
+            lambda message: (
+                problems.append(f"console.{message.type}: {message.text}")
+                if message.type == "error"
+                and not any(text in message.text for text in IGNORED_CONSOLE_ERRORS)
+                else None
+            ),
+        )
+        page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
+        page.goto(f"{site_url}/{relative}", wait_until="load")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        return page, problems, blocked
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def wait_for_math(page) -> None:
+    """Wait until MathJax has typeset the page (at once on a page without math)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.math') || (window.MathJax && MathJax.startup && "
+        "MathJax.startup.promise && document.querySelector('mjx-container'))",
+        timeout=15_000,
+    )
+    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+
+
+def wait_for_figures(page, settled: bool = False) -> int:
+    """Wait until every figure is drawn (and, if ``settled``, has done its idle-time preparation)."""
+    count = page.locator("figure.rope-viz-demo").count()
+    selector = "figure.rope-viz-demo[data-ready=true]"
+    if settled:
+        selector += "[data-reserved=true][data-warm=true]"
+    if count:
+        page.wait_for_function(
+            "([selector, n]) => document.querySelectorAll(selector).length === n",
+            arg=[selector, count],
+            timeout=15_000,
+        )
+    return count

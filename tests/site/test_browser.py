@@ -16,82 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.conftest import ARTIFACTS
+from tests.site.conftest import ARTIFACTS, wait_for_figures, wait_for_math
 
 pytestmark = pytest.mark.browser
-
-# Console messages that are not errors of this site (none known today; add with a reason if ever needed).
-IGNORED_CONSOLE_ERRORS: tuple[str, ...] = ()
-
-
-def _relative_pages(built_site) -> list[str]:
-    return [str(page.relative_to(built_site.html)) for page in built_site.pages()]
-
-
-@pytest.fixture
-def open_page(browser, site_url):
-    """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected."""
-    contexts = []
-
-    def _open(relative: str, color_scheme: str = "light", height: int = 900):
-        context = browser.new_context(viewport={"width": 1280, "height": height}, color_scheme=color_scheme)
-        contexts.append(context)
-        page = context.new_page()
-        problems: list[str] = []
-        blocked: list[str] = []
-
-        def route(route_request):
-            url = route_request.request.url
-            if url.startswith(site_url + "/") or url == site_url:
-                route_request.continue_()
-            elif url.startswith("data:") or url.startswith("blob:"):
-                route_request.continue_()
-            else:
-                blocked.append(url)
-                route_request.abort()
-
-        page.route("**/*", route)
-        page.on(
-            "console",
-            lambda message: (
-                problems.append(f"console.{message.type}: {message.text}")
-                if message.type == "error"
-                and not any(text in message.text for text in IGNORED_CONSOLE_ERRORS)
-                else None
-            ),
-        )
-        page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
-        page.goto(f"{site_url}/{relative}", wait_until="load")
-        page.evaluate("() => document.fonts.ready.then(() => true)")
-        return page, problems, blocked
-
-    yield _open
-    for context in contexts:
-        context.close()
-
-
-def _wait_for_math(page) -> None:
-    page.wait_for_function(
-        "() => !document.querySelector('.math') || (window.MathJax && MathJax.startup && "
-        "MathJax.startup.promise && document.querySelector('mjx-container'))",
-        timeout=15_000,
-    )
-    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
-
-
-def _wait_for_figures(page, settled: bool = False) -> int:
-    """Wait until every figure is drawn (and, if ``settled``, has done its idle-time preparation)."""
-    count = page.locator("figure.rope-viz-demo").count()
-    selector = "figure.rope-viz-demo[data-ready=true]"
-    if settled:
-        selector += "[data-reserved=true][data-warm=true]"
-    if count:
-        page.wait_for_function(
-            "([selector, n]) => document.querySelectorAll(selector).length === n",
-            arg=[selector, count],
-            timeout=15_000,
-        )
-    return count
 
 
 def _plotted_data(page, figure_index: int) -> str:
@@ -105,7 +32,7 @@ def _plotted_data(page, figure_index: int) -> str:
 
 
 def test_site_has_pages(built_site):
-    pages = _relative_pages(built_site)
+    pages = built_site.relative_pages()
     assert len(pages) >= 5
     assert "search.html" in pages
 
@@ -339,13 +266,13 @@ def test_every_page_in_one_visit(built_site, open_page, subtests):
     report = {}
     tally: dict[str, list[str]] = {"direct": [], "redrawn": [], "on canvas": [], "first step off": []}
     chapters = 0
-    for relative in _relative_pages(built_site):
+    for relative in built_site.relative_pages():
         page, problems, blocked = open_page(relative, height=VIEWPORT_HEIGHT)
         chapter = relative.startswith("notebooks/")
         with subtests.test("loads cleanly offline and renders its math", page=relative):
-            _wait_for_math(page)
+            wait_for_math(page)
             # Settled: every figure drawn and its idle-time preparation done, as the direct steps need.
-            _wait_for_figures(page, settled=True)
+            wait_for_figures(page, settled=True)
             report[relative] = _check_loads_cleanly(page, relative, problems, blocked)
         if chapter:
             chapters += 1
@@ -368,9 +295,9 @@ def test_every_page_in_one_visit(built_site, open_page, subtests):
 
 
 def test_figures_follow_the_dark_theme(built_site, open_page):
-    chapter = next(relative for relative in _relative_pages(built_site) if relative.startswith("notebooks/"))
+    chapter = next(relative for relative in built_site.relative_pages() if relative.startswith("notebooks/"))
     page, problems, _ = open_page(chapter, color_scheme="dark")
-    _wait_for_figures(page)
+    wait_for_figures(page)
     page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
     page.wait_for_timeout(300)
     font_color = page.evaluate(

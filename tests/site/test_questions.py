@@ -45,36 +45,10 @@ def _pages_with_questions(built_site) -> dict[str, int]:
     return counts
 
 
-@pytest.fixture
-def open_page(browser, site_url):
-    """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected."""
-    contexts = []
-
-    def _open(relative: str, color_scheme: str = "light"):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=color_scheme)
-        contexts.append(context)
-        page = context.new_page()
-        problems: list[str] = []
-        blocked: list[str] = []
-
-        def route(route_request):
-            url = route_request.request.url
-            if url == site_url or url.startswith((site_url + "/", "data:", "blob:")):
-                route_request.continue_()
-            else:
-                blocked.append(url)
-                route_request.abort()
-
-        page.route("**/*", route)
-        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-        page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
-        page.goto(f"{site_url}/{relative}", wait_until="load")
-        page.wait_for_function("() => window.RopeVizQuestions !== undefined", timeout=15_000)
-        return page, problems, blocked
-
-    yield _open
-    for context in contexts:
-        context.close()
+def _open_questions(open_page, relative: str, color_scheme: str = "light"):
+    page, problems, blocked = open_page(relative, color_scheme)
+    page.wait_for_function("() => window.RopeVizQuestions !== undefined", timeout=15_000)
+    return page, problems, blocked
 
 
 def test_every_chapter_and_the_interview_page_hold_their_questions(built_site):
@@ -187,7 +161,7 @@ def test_every_question_grades_a_wrong_and_a_right_answer_by_keyboard(built_site
     pages = _pages_with_questions(built_site)
     assert pages
     for relative in sorted(pages):
-        page, problems, blocked = open_page(relative)
+        page, problems, blocked = _open_questions(open_page, relative)
         parsed = page.evaluate("cases => cases.map(c => { const v = RopeVizQuestions.parseNumber(c); "
                                "return Number.isNaN(v) ? null : v; })", list(PARSER_CASES))  # fmt: skip
         expected = []
@@ -210,7 +184,7 @@ def test_every_question_grades_a_wrong_and_a_right_answer_by_keyboard(built_site
 
 
 def test_a_check_with_nothing_to_grade_says_so_and_keeps_the_answer_hidden(open_page):
-    page, problems, _ = open_page(INTERVIEW_PAGE)
+    page, problems, _ = _open_questions(open_page, INTERVIEW_PAGE)
     for kind in ("numeric", "choice"):
         form = page.locator(f"{QUESTION}[data-rope-viz-question={kind}]").first
         form.locator("button[type=submit]").click()
@@ -228,7 +202,7 @@ def test_a_check_with_nothing_to_grade_says_so_and_keeps_the_answer_hidden(open_
 
 
 def test_the_interview_answers_stay_hidden_until_asked_for(open_page):
-    page, problems, _ = open_page(INTERVIEW_PAGE)
+    page, problems, _ = _open_questions(open_page, INTERVIEW_PAGE)
     cards = page.locator("article details")
     assert cards.count() >= 25
     for index in range(cards.count()):
@@ -244,7 +218,7 @@ def test_the_interview_answers_stay_hidden_until_asked_for(open_page):
 
 @pytest.mark.parametrize("color_scheme", ["light", "dark"])
 def test_screenshots_of_a_question_before_and_after_a_check(open_page, color_scheme):
-    page, problems, _ = open_page(INTERVIEW_PAGE, color_scheme)
+    page, problems, _ = _open_questions(open_page, INTERVIEW_PAGE, color_scheme)
     shots = ARTIFACTS / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     forms = page.locator(QUESTION)

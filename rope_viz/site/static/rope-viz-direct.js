@@ -54,15 +54,22 @@
 
   var colorCache = {};
 
+  /* A CSS colour as [r, g, b, a]: #rgb, #rrggbb and comma-separated rgb()/rgba() (what Plotly writes) read
+     here, anything else (a colour name, other syntaxes) through a canvas, which writes it as one of them. */
   function parseColor(text) {
     if (text in colorCache) { return colorCache[text]; }
-    var probe = document.createElement("canvas").getContext("2d");
-    probe.fillStyle = "#000";
-    probe.fillStyle = text;
-    var normal = probe.fillStyle;  // "#rrggbb" or "rgba(r, g, b, a)"
+    var normal = String(text).trim();
+    if (!/^(#([\da-f]{3}|[\da-f]{6})$|rgba?\(\s*[\d.]+\s*,)/i.test(normal)) {
+      var probe = document.createElement("canvas").getContext("2d");
+      probe.fillStyle = "#000";
+      probe.fillStyle = normal;
+      normal = probe.fillStyle;
+    }
     var rgba;
     if (normal.charAt(0) === "#") {
-      rgba = [parseInt(normal.slice(1, 3), 16), parseInt(normal.slice(3, 5), 16), parseInt(normal.slice(5, 7), 16), 1];
+      var hex = normal.slice(1);
+      if (hex.length === 3) { hex = hex.replace(/./g, "$&$&"); }
+      rgba = [0, 2, 4].map(function (at) { return parseInt(hex.slice(at, at + 2), 16); }).concat([1]);
     } else {
       rgba = normal.replace(/[^\d.,]/g, "").split(",").map(Number);
       if (rgba.length === 3) { rgba.push(1); }
@@ -113,6 +120,61 @@
       }
     });
     return [low, high];
+  }
+
+  /* ---- axes and paths ---------------------------------------------------------------------------------- */
+
+  /* Pixel position along an axis of `length` pixels (from the start of its subplot) of a value in Plotly's
+     linear units (the exponent on a log axis), as Plotly's l2p computes it: x grows to the right, y upwards
+     from the bottom of the subplot. */
+  function axisPixel(letter, range, length) {
+    return function (l) {
+      var fraction = (l - range[0]) / (range[1] - range[0]);
+      return letter === "x" ? fraction * length : (1 - fraction) * length;
+    };
+  }
+
+  /* The same for a data value (Plotly's c2p): its base-ten logarithm on a log axis; NaN for a missing or
+     non-positive (on a log axis) value. */
+  function dataToPixel(axisType, linear) {
+    var log = axisType === "log";
+    return function (v) {
+      if (v === null || v === undefined || v === "") { return NaN; }
+      var number = Number(v);
+      return linear(log ? (number > 0 ? Math.log10(number) : NaN) : number);
+    };
+  }
+
+  /* The runs of points between gaps (null points): Plotly's lines break there (connectgaps off). */
+  function segments(points) {
+    var out = [];
+    var current = [];
+    points.forEach(function (point) {
+      if (point) {
+        current.push(point);
+      } else if (current.length) {
+        out.push(current);
+        current = [];
+      }
+    });
+    if (current.length) { out.push(current); }
+    return out;
+  }
+
+  /* An SVG path through the points, in Plotly's format (M x,y L x,y ..., two decimals). */
+  function pathOf(segment) {
+    return "M" + segment.map(function (p) { return round2(p[0]) + "," + round2(p[1]); }).join("L");
+  }
+
+  /* Heatmap cell edges from cell centres, as Plotly places them: halfway between neighbours, and half a
+     step beyond the first and last (a single cell is one unit wide). */
+  function edges(centers) {
+    var n = centers.length;
+    if (n === 1) { return [centers[0] - 0.5, centers[0] + 0.5]; }
+    var out = [centers[0] - (centers[1] - centers[0]) / 2];
+    for (var k = 1; k < n; k++) { out.push((centers[k - 1] + centers[k]) / 2); }
+    out.push(centers[n - 1] + (centers[n - 1] - centers[n - 2]) / 2);
+    return out;
   }
 
   /* ---- reading the drawn figure ----------------------------------------------------------------------- */
@@ -276,28 +338,12 @@
     var shownRanges = {};
     var ranges = {};
 
-    /* Pixel position along an axis (from the start of its subplot) of a value in Plotly's linear units
-       (the exponent on a log axis), as Plotly's l2p computes it. */
     function linearToPixel(id) {
-      var axis = axisOf(plot, id);
-      var range = ranges[axisName(id)];
-      var length = axis._length;
-      return function (l) {
-        var fraction = (l - range[0]) / (range[1] - range[0]);
-        return id.charAt(0) === "x" ? fraction * length : (1 - fraction) * length;
-      };
+      return axisPixel(id.charAt(0), ranges[axisName(id)], axisOf(plot, id)._length);
     }
 
-    /* The same for a data value (Plotly's c2p). */
     function toPixel(id) {
-      var axis = axisOf(plot, id);
-      var linear = linearToPixel(id);
-      var log = axis.type === "log";
-      return function (v) {
-        if (v === null || v === undefined || v === "") { return NaN; }
-        var number = Number(v);
-        return linear(log ? (number > 0 ? Math.log10(number) : NaN) : number);
-      };
+      return dataToPixel(axisOf(plot, id).type, linearToPixel(id));
     }
 
     function pixels(full, update, index) {
@@ -321,25 +367,6 @@
       var xaxis = axisOf(plot, full.xaxis);
       var yaxis = axisOf(plot, full.yaxis);
       return point[0] >= 0 && point[0] <= xaxis._length && point[1] >= 0 && point[1] <= yaxis._length;
-    }
-
-    function segments(points) {
-      var out = [];
-      var current = [];
-      points.forEach(function (point) {
-        if (point) {
-          current.push(point);
-        } else if (current.length) {
-          out.push(current);
-          current = [];
-        }
-      });
-      if (current.length) { out.push(current); }
-      return out;
-    }
-
-    function pathOf(segment) {
-      return "M" + segment.map(function (p) { return round2(p[0]) + "," + round2(p[1]); }).join("L");
     }
 
     /* An axis that Plotly autoranges may move when the data it spans change; then Plotly must redraw. */
@@ -588,15 +615,6 @@
     }
 
     /* ---- heatmaps ---- */
-
-    function edges(centers) {
-      var n = centers.length;
-      if (n === 1) { return [centers[0] - 0.5, centers[0] + 0.5]; }
-      var out = [centers[0] - (centers[1] - centers[0]) / 2];
-      for (var k = 1; k < n; k++) { out.push((centers[k - 1] + centers[k]) / 2); }
-      out.push(centers[n - 1] + (centers[n - 1] - centers[n - 2]) / 2);
-      return out;
-    }
 
     /* A colour bar whose range changes: its labels move along the bar (explicit ticks, written at build
        time). Where the bar lies is read off the labels Plotly drew: two of them fix it. */
@@ -1224,5 +1242,11 @@
     return { apply: apply, drawn: drawn };
   }
 
-  window.RopeVizDirect = { create: create };
+  window.RopeVizDirect = {
+    create: create,
+    /* Pure helpers, unit-tested on their own (tests/js/). */
+    parseColor: parseColor, colorScale: colorScale, contrast: contrast, cssColor: cssColor, extent: extent,
+    axisPixel: axisPixel, dataToPixel: dataToPixel, segments: segments, pathOf: pathOf, edges: edges,
+    translation: translation, labelShape: labelShape
+  };
 })();

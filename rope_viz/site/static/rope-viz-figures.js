@@ -65,9 +65,10 @@
     return value;
   }
 
-  /* Theme colours as Plotly layout paths, for every axis and polar subplot the figure has. */
-  function themeUpdate(layout) {
-    var colors = isDark() ? DARK : LIGHT;
+  /* Theme colours as Plotly layout paths, for every axis and polar subplot the figure has (`dark`: the page's
+     theme unless given). */
+  function themeUpdate(layout, dark) {
+    var colors = (dark === undefined ? isDark() : dark) ? DARK : LIGHT;
     var update = {
       "font.color": colors.font,
       "paper_bgcolor": "rgba(0,0,0,0)",
@@ -103,9 +104,14 @@
 
   var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 200); };
 
-  /* The source of a site figure: every state precomputed in its payload. */
+  /* The source of a site figure: every state precomputed in its payload (rope_viz.figures.static writes it). */
   function payloadSource(root) {
-    var payload = JSON.parse(root.querySelector("script.rope-viz-payload").textContent);
+    return decodePayload(JSON.parse(root.querySelector("script.rope-viz-payload").textContent));
+  }
+
+  /* A payload holds arrays shared between states once ({"$ref": k} points at arrays[k]) and the states in
+     one list, the state at slider indices (i0, i1, ...) at sum(i_k * strides[k]). */
+  function decodePayload(payload) {
     var arrays = payload.arrays;
     function resolved(state) {
       return {
@@ -498,7 +504,9 @@
     attach: function (root, source) { watchThemeOnce(); return attach(root, source); },
     /* Free a plot this copy drew (its listeners and Plotly's state), once the figure has left the page. */
     purge: function (plot) { drawnPlots.delete(plot); Plotly.purge(plot); },
-    isDark: isDark
+    isDark: isDark,
+    /* Pure helpers, unit-tested on their own (tests/js/). */
+    decodePayload: decodePayload, themeUpdate: themeUpdate, setPath: setPath
   };
 
   if (document.readyState === "loading") {

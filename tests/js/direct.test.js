@@ -1,0 +1,181 @@
+// Unit tests of the pure helpers of rope-viz-direct.js: colours, axis mapping, paths, heatmap edges, labels.
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { load } = require("./load.js");
+
+const direct = load("rope-viz-direct.js", "RopeVizDirect");
+// Values made in the script's own context have that context's prototypes: compare them as plain data.
+const plain = (value) => JSON.parse(JSON.stringify(value));
+
+// A small deterministic generator, so a failure names a case that can be run again.
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+test("parseColor reads hex and rgb() colours as Plotly writes them", () => {
+  assert.deepEqual(plain(direct.parseColor("#1f77b4")), [31, 119, 180, 1]);
+  assert.deepEqual(plain(direct.parseColor("#ABC")), [170, 187, 204, 1]);
+  assert.deepEqual(plain(direct.parseColor("rgb(1, 2, 3)")), [1, 2, 3, 1]);
+  assert.deepEqual(plain(direct.parseColor("rgba(10,20,30,0.5)")), [10, 20, 30, 0.5]);
+});
+
+test("parseColor leaves colour names to the browser", () => {
+  assert.throws(() => direct.parseColor("rebeccapurple"), /DOM is not available/);
+});
+
+test("colorScale gives the stops' colours at the stops and interpolates linearly between", () => {
+  const stops = [[0, "#000000"], [0.25, "#ff0000"], [1, "#ffffff"]];
+  const scale = direct.colorScale(stops, -2, 2);
+  assert.deepEqual(plain(scale(-2)), [0, 0, 0, 1]);
+  assert.deepEqual(plain(scale(-1)), [255, 0, 0, 1]);
+  assert.deepEqual(plain(scale(2)), [255, 255, 255, 1]);
+  // Halfway from the second stop (value -1) to the third (value 2).
+  assert.deepEqual(plain(scale(0.5)), [255, 127.5, 127.5, 1]);
+});
+
+test("colorScale clamps to its range and gives nothing for a missing value", () => {
+  const scale = direct.colorScale([[0, "#102030"], [1, "#405060"]], 0, 10);
+  assert.deepEqual(plain(scale(-5)), plain(scale(0)));
+  assert.deepEqual(plain(scale(50)), plain(scale(10)));
+  assert.equal(scale(null), null);
+  assert.equal(scale(NaN), null);
+  // An empty range (zmin = zmax) shows the middle colour, as Plotly does.
+  assert.deepEqual(plain(direct.colorScale([[0, "#000000"], [1, "#ffffff"]], 3, 3)(3)), [127.5, 127.5, 127.5, 1]);
+});
+
+test("colorScale agrees with an independent piecewise-linear interpolation", () => {
+  const next = random(7);
+  for (let trial = 0; trial < 200; trial++) {
+    const count = 2 + Math.floor(next() * 4);
+    const inner = Array.from({ length: count - 2 }, next).sort((a, b) => a - b);
+    const positions = [0, ...inner, 1];
+    const colors = positions.map(() => [0, 1, 2].map(() => Math.floor(next() * 256)));
+    const hex = colors.map((rgb) => "#" + rgb.map((c) => c.toString(16).padStart(2, "0")).join(""));
+    const low = next() * 10 - 5;
+    const high = low + 0.1 + next() * 10;
+    const value = low - 1 + next() * (high - low + 2);
+    const got = direct.colorScale(positions.map((p, k) => [p, hex[k]]), low, high)(value);
+    const t = Math.min(1, Math.max(0, (value - low) / (high - low)));
+    let k = positions.findIndex((p, j) => j > 0 && t <= p) - 1;
+    if (k < 0) k = 0;
+    const f = positions[k + 1] > positions[k] ? (t - positions[k]) / (positions[k + 1] - positions[k]) : 0;
+    colors[k].forEach((channel, c) => {
+      const want = channel + f * (colors[k + 1][c] - channel);
+      assert.ok(Math.abs(got[c] - want) < 1e-9, `trial ${trial}: channel ${c} is ${got[c]}, not ${want}`);
+    });
+  }
+});
+
+test("contrast picks white on dark cells and Plotly's grey on light ones, at brightness 128", () => {
+  assert.equal(direct.contrast([0, 0, 0, 1]), "rgb(255, 255, 255)");
+  assert.equal(direct.contrast([255, 255, 255, 1]), "rgb(68, 68, 68)");
+  // (299 r + 587 g + 114 b) / 1000: pure green 218 is light, pure red 76 is dark.
+  assert.equal(direct.contrast([0, 255, 0, 1]), "rgb(68, 68, 68)");
+  assert.equal(direct.contrast([255, 0, 0, 1]), "rgb(255, 255, 255)");
+  assert.equal(direct.contrast([128, 128, 128, 1]), "rgb(68, 68, 68)");
+  assert.equal(direct.contrast([127, 127, 127, 1]), "rgb(255, 255, 255)");
+});
+
+test("cssColor rounds each channel", () => {
+  assert.equal(direct.cssColor([12.4, 12.6, 255, 0.3]), "rgb(12, 13, 255)");
+});
+
+test("extent spans nested arrays and skips what is not a finite number", () => {
+  assert.deepEqual(plain(direct.extent([[3, null], [NaN, -2, [7]], "9"])), [-2, 7]);
+  const empty = direct.extent([]);
+  assert.equal(empty[0], Infinity);
+  assert.equal(empty[1], -Infinity);
+});
+
+test("axisPixel maps an x range onto 0..length and a y range onto length..0", () => {
+  const x = direct.axisPixel("x", [-1, 3], 400);
+  assert.equal(x(-1), 0);
+  assert.equal(x(3), 400);
+  assert.equal(x(1), 200);
+  const y = direct.axisPixel("y", [0, 10], 300);
+  assert.equal(y(0), 300);
+  assert.equal(y(10), 0);
+  assert.equal(y(2.5), 225);
+  // A reversed axis runs the other way.
+  assert.equal(direct.axisPixel("x", [5, 0], 100)(4), 20);
+});
+
+test("axisPixel is affine: equal steps in value are equal steps in pixels", () => {
+  const next = random(11);
+  for (let trial = 0; trial < 100; trial++) {
+    const low = next() * 100 - 50;
+    const range = [low, low + 1 + next() * 100];
+    const map = direct.axisPixel(next() < 0.5 ? "x" : "y", range, 50 + next() * 800);
+    const a = range[0] + next() * 50;
+    const step = next() * 10;
+    const first = map(a + step) - map(a);
+    const second = map(a + 2 * step) - map(a + step);
+    assert.ok(Math.abs(first - second) < 1e-9, `trial ${trial}`);
+  }
+});
+
+test("dataToPixel takes the base-ten logarithm on a log axis", () => {
+  // Plotly's range of a log axis is in exponents: [0, 3] spans 1 to 1000.
+  const log = direct.dataToPixel("log", direct.axisPixel("x", [0, 3], 300));
+  assert.ok(Math.abs(log(1) - 0) < 1e-9);
+  assert.ok(Math.abs(log(10) - 100) < 1e-9);
+  assert.ok(Math.abs(log(1000) - 300) < 1e-9);
+  assert.ok(Number.isNaN(log(0)));
+  assert.ok(Number.isNaN(log(-5)));
+  const linear = direct.dataToPixel("linear", direct.axisPixel("x", [0, 3], 300));
+  assert.equal(linear(1), 100);
+  assert.equal(linear("2"), 200);
+  for (const missing of [null, undefined, ""]) {
+    assert.ok(Number.isNaN(linear(missing)), String(missing));
+  }
+});
+
+test("segments break a line at every missing point", () => {
+  const a = [0, 0];
+  const b = [1, 1];
+  const c = [2, 0];
+  assert.deepEqual(plain(direct.segments([null, a, b, null, null, c, null])), [[a, b], [c]]);
+  assert.deepEqual(plain(direct.segments([a, b, c])), [[a, b, c]]);
+  assert.deepEqual(plain(direct.segments([null, null])), []);
+});
+
+test("pathOf writes Plotly's path format with two decimals", () => {
+  assert.equal(direct.pathOf([[0, 0], [1.234, 5.678], [10, -2.005]]), "M0,0L1.23,5.68L10,-2");
+});
+
+test("edges put cell edges halfway between centres and half a step beyond the ends", () => {
+  assert.deepEqual(plain(direct.edges([0, 1, 2])), [-0.5, 0.5, 1.5, 2.5]);
+  assert.deepEqual(plain(direct.edges([4])), [3.5, 4.5]);
+  assert.deepEqual(plain(direct.edges([0, 2, 6])), [-1, 1, 4, 8]);
+  const next = random(3);
+  for (let trial = 0; trial < 100; trial++) {
+    const centers = [next()];
+    const n = 2 + Math.floor(next() * 10);
+    while (centers.length < n) centers.push(centers[centers.length - 1] + 0.01 + next());
+    const out = direct.edges(centers);
+    assert.equal(out.length, n + 1);
+    centers.forEach((center, k) => assert.ok(out[k] < center && center < out[k + 1], `trial ${trial}, cell ${k}`));
+  }
+});
+
+test("translation sums the translate() steps of a transform", () => {
+  assert.deepEqual(plain(direct.translation("translate(10,20) translate(5)")), [15, 20]);
+  assert.deepEqual(plain(direct.translation("translate(1.5, -2) rotate(45) translate(1e-1 2)")), [1.6, 0]);
+  assert.deepEqual(plain(direct.translation(null)), [0, 0]);
+});
+
+test("labelShape tells which labels can be written without Plotly", () => {
+  assert.equal(direct.labelShape("0.25 rad", null), "plain");
+  assert.equal(direct.labelShape(12, null), "plain");
+  assert.equal(direct.labelShape("10<sup>4</sup>", null), "power");
+  assert.equal(direct.labelShape("<b>bold</b>", null), null);
+  assert.equal(direct.labelShape("a &amp; b", null), null);
+  // Markup like the element's own, with other words, is written word by word.
+  const element = { getAttribute: () => "<b>old</b> text" };
+  assert.equal(direct.labelShape("<b>new</b> words", element), "same");
+  assert.equal(direct.labelShape("<i>new</i> words", element), null);
+});
