@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+import rope_viz.figures.direct_drawing
 import rope_viz.figures.live_states
 import rope_viz.figures.rounding
 import rope_viz.figures.static
@@ -63,9 +64,13 @@ def earlier_rounding() -> Iterator[None]:
         if name.startswith("rope_viz.") and getattr(module, "significant", None) is current:
             swapped.append((module, "significant", current))
             module.significant = earlier_significant
-    for module in (rope_viz.figures.static, rope_viz.figures.live_states):
-        swapped.append((module, "_plain", module._plain))
-        module._plain = earlier_plain
+    for module, attribute in (
+        (rope_viz.figures.static, "_plain"),
+        (rope_viz.figures.live_states, "_plain"),
+        (rope_viz.figures.direct_drawing, "plain"),
+    ):
+        swapped.append((module, attribute, getattr(module, attribute)))
+        setattr(module, attribute, earlier_plain)
     try:
         yield
     finally:

@@ -13,9 +13,9 @@ import pytest
 
 import rope_viz.demos
 from rope_viz.demos.base import Control, Demo, View, _set_path
+from rope_viz.figures.direct_drawing import with_a_point_in_every_state
 from rope_viz.figures.static import (
     MAX_PAYLOAD_BYTES,
-    _with_a_point_in_every_state,
     build_payload,
     site_figure,
 )
@@ -136,7 +136,7 @@ def test_empty_states_of_a_trace_get_one_missing_point():
         View(traces=[{"x": [], "y": [], "text": []}, {}]),
         View(traces=[{"x": [1.0, 2.0], "y": [3.0, 4.0], "text": ["a", "b"]}, {}]),
     ]
-    out = _with_a_point_in_every_state(figure, views, default=0)
+    out = with_a_point_in_every_state(figure, views, default=0)
     assert out[0].traces[0] == {"x": [None], "y": [None], "text": [None]}
     assert out[1].traces[0] == views[1].traces[0]
     assert figure["data"][0]["x"] == [None] and figure["data"][0]["y"] == [None]

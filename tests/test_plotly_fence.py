@@ -32,3 +32,43 @@ def test_direct_drawing_is_created_only_inside_the_fence():
     creations = re.findall(r"[^\n]*RopeVizDirect\.create\([^\n]*", text)
     assert creations and all("directAllowed &&" in line for line in creations)
     assert "Plotly.version === TESTED_PLOTLY_VERSION" in text
+
+
+#: What reading Plotly's internals looks like in a script: its private properties, d3's bound data, the
+#: classes of the SVG it draws (the direct drawing's list of reliances names them all).
+INTERNALS = re.compile(
+    r"\._full(Layout|Data)\b|__data__|\._(length|offset|id)\b|"
+    r"[\"']g\.(trace|hm|lines|fills|points|text|point|cb|legend|shapelayer|annotation)\b|js-line|js-fill"
+)
+ADAPTER = STATIC_DIRECTORY / "rope-viz-direct.js"
+
+
+def _scripts_of_ours() -> list:
+    widgets = STATIC_DIRECTORY.parents[1] / "widgets" / "static"
+    return sorted(
+        path
+        for folder in (STATIC_DIRECTORY, widgets)
+        for path in folder.glob("*.js")
+        if not path.name.endswith(".min.js")
+    )
+
+
+def test_only_the_adapter_reads_plotly_internals():
+    """Plotly's internals are read in one file, rope-viz-direct.js, so an upgrade has one place to check."""
+    scripts = _scripts_of_ours()
+    assert ADAPTER in scripts and len(scripts) >= 4
+    readers = {path.name for path in scripts if INTERNALS.search(path.read_text(encoding="utf-8"))}
+    assert readers == {ADAPTER.name}
+
+
+def test_the_adapter_lists_each_internal_it_reads():
+    """Every private property and SVG class the adapter's code uses is named in its header's list."""
+    text = ADAPTER.read_text(encoding="utf-8")
+    header, code = text.split("(function () {", 1)
+    used = set(re.findall(r"\.(_(?:fullLayout|fullData|length|offset|id))\b", code))
+    used |= {"__data__"} if "__data__" in code else set()
+    for literal in re.findall(r"\"([^\"\n]*)\"|'([^'\n]*)'", code):
+        used |= set(re.findall(r"\b(?:g|path|text)\.[a-z][a-z-]*", "".join(literal)))
+    assert used, "the pattern no longer finds the adapter's internals"
+    missing = sorted(name for name in used if not re.search(re.escape(name) + r"(?![\w-])", header))
+    assert not missing, f"not in the list of what the direct drawing relies on: {missing}"

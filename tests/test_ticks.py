@@ -11,8 +11,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import rope_viz.demos
-from rope_viz.figures.static import build_payload
-from rope_viz.figures.ticks import (
+from rope_viz.figures.direct_drawing import (
     MINUS,
     axis_ticks,
     format_number,
@@ -21,6 +20,7 @@ from rope_viz.figures.ticks import (
     nice_step,
     power_of_ten_label,
 )
+from rope_viz.figures.static import build_payload
 
 spans = st.floats(min_value=1e-6, max_value=1e9, allow_nan=False, allow_infinity=False)
 lows = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)

@@ -10,7 +10,7 @@ preparations to every state that could need them:
   its data in this state: padded by 5 % of the span on each side, or up to a heatmap's outer cell edges, as
   Plotly does;
 * every axis with a range in a state gets explicit ticks in Plotly's label style
-  (:mod:`rope_viz.figures.ticks`);
+  (:mod:`rope_viz.figures.direct_drawing`);
 * a heatmap colour bar gets explicit ticks over its ``zmin``/``zmax``.
 
 The page's script can then draw every state straight in the SVG (``rope-viz-direct.js``), and Plotly, when it
@@ -25,15 +25,16 @@ import re
 from typing import Any
 
 from rope_viz.demos.base import Demo, View
-from rope_viz.figures.static import (
-    _axis_name,
-    _data_range,
-    _is_empty,
-    _one_missing_point,
-    _plain,
+from rope_viz.figures.direct_drawing import (
+    axis_name,
+    axis_ticks,
+    data_range,
+    is_empty,
     left_to_autorange,
+    linear_ticks,
+    one_missing_point,
 )
-from rope_viz.figures.ticks import axis_ticks, linear_ticks
+from rope_viz.figures.rounding import plain as _plain
 
 _AXIS_NAME = re.compile(r"[xy]axis\d*")
 
@@ -67,13 +68,13 @@ class LiveStates:
         """Axes left to autorange whose range a state must give: (name, letter, traces, cells, reversed)."""
         axes = []
         for letter in ("x", "y"):
-            names = {_axis_name(trace.get(f"{letter}axis", letter)) for trace in self._traces}
+            names = {axis_name(trace.get(f"{letter}axis", letter)) for trace in self._traces}
             for name in sorted(names):
                 spec = self._specs.get(name, {})
                 on_axis = [
                     k
                     for k, trace in enumerate(self._traces)
-                    if _axis_name(trace.get(f"{letter}axis", letter)) == name
+                    if axis_name(trace.get(f"{letter}axis", letter)) == name
                 ]
                 types = {self._traces[k].get("type", "scatter") for k in on_axis}
                 if not left_to_autorange(spec, types) or f"{name}.range" in default.layout:
@@ -86,8 +87,8 @@ class LiveStates:
         if len(view.traces) != len(self._traces):
             raise ValueError(f"a view must update {len(self._traces)} traces, got {len(view.traces)}")
         traces = [
-            _one_missing_point(update)
-            if trace.get("type", "scatter") == "scatter" and _is_empty(update, trace)
+            one_missing_point(update)
+            if trace.get("type", "scatter") == "scatter" and is_empty(update, trace)
             else dict(update)
             for update, trace in zip(view.traces, self._traces, strict=True)
         ]
@@ -95,7 +96,7 @@ class LiveStates:
         padded = View(traces=traces, layout=layout, readout=view.readout)
         for name, letter, on_axis, cells, reversed_ in self._ranged_axes:
             spec = self._specs.get(name, {})
-            axis_range = _data_range(self._traces, padded, on_axis, letter, spec, cells)
+            axis_range = data_range(self._traces, padded, on_axis, letter, spec, cells)
             if axis_range is not None:
                 layout[f"{name}.range"] = axis_range[::-1] if reversed_ else axis_range
         for path in [path for path in layout if path.endswith(".range")]:

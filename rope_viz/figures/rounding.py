@@ -7,6 +7,8 @@ because live figures round thousands of values per slider step.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 #: Powers of ten that are exact in float64 (10**22 is the largest).
@@ -61,3 +63,23 @@ def significant(values: object, digits: int = 5) -> list[float]:
     result[~exact] = [float(f"{value:.{digits}g}") for value in v[~exact]]
     out[rounded] = result
     return out.tolist()
+
+
+#: Values that are JSON-ready as they are (checked by exact type: numpy's float64 subclasses float).
+_PLAIN_TYPES = frozenset({float, int, str, bool, type(None)})
+
+
+def plain(value: Any) -> Any:
+    """Return ``value`` with numpy scalars and arrays, at any depth, turned into JSON-ready Python values."""
+    if type(value) in _PLAIN_TYPES:
+        return value
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        # Lists of plain numbers are the bulk of every state: one type lookup per item.
+        return [item if type(item) in _PLAIN_TYPES else plain(item) for item in value]
+    return value

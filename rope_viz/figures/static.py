@@ -6,7 +6,8 @@ and a JSON payload. The page's script (``rope-viz-figures.js``, served once per 
 :mod:`rope_viz.site.sphinx_ext` together with the site's own copy of plotly.js) draws the base figure and, on
 every slider move, looks up the precomputed state and draws it: straight in the SVG when it can
 (``rope-viz-direct.js``), otherwise with ``Plotly.update``. Axes whose range follows the sliders get explicit
-ranges and ticks in every state (:mod:`rope_viz.figures.ticks`), so that both ways draw the same axes.
+ranges and ticks in every state, so that both ways draw the same axes: :mod:`rope_viz.figures.direct_drawing`
+prepares the states for the direct drawing.
 
 Arrays repeated across states (a curve that depends on two sliders but not on the third) are stored once in a
 table and referenced as ``{"$ref": k}``, which keeps pages small.
@@ -18,13 +19,13 @@ import hashlib
 import html
 import itertools
 import json
-import re
 from typing import Any
 
 import numpy as np
 
 from rope_viz.demos.base import Demo, View
-from rope_viz.figures.ticks import axis_ticks, linear_ticks
+from rope_viz.figures.direct_drawing import prepare_states
+from rope_viz.figures.rounding import plain as _plain
 
 #: Arrays with at least this many entries are stored once and referenced.
 _MIN_SHARED_LENGTH = 6
@@ -51,249 +52,12 @@ class _ArrayTable:
         return {"$ref": self._index[key]}
 
 
-#: Values that are JSON-ready as they are (checked by exact type: numpy's float64 subclasses float).
-_PLAIN_TYPES = frozenset({float, int, str, bool, type(None)})
-
-
-def _plain(value: Any) -> Any:
-    """Numpy scalars and arrays to JSON-ready Python values."""
-    if type(value) in _PLAIN_TYPES:
-        return value
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        # Lists of plain numbers are the bulk of every state: one type lookup per item.
-        return [item if type(item) in _PLAIN_TYPES else _plain(item) for item in value]
-    return value
-
-
 def _encode_view(view: View, trace_count: int, table: _ArrayTable) -> dict[str, Any]:
     if len(view.traces) != trace_count:
         raise ValueError(f"a view must update {trace_count} traces, got {len(view.traces)}")
     traces = [{path: table.share(_plain(value)) for path, value in update.items()} for update in view.traces]
     layout = {path: table.share(_plain(value)) for path, value in view.layout.items()}
     return {"t": traces, "l": layout, "r": view.readout}
-
-
-#: Plotly pads an autoranged axis by about this share of the data's span on each side.
-_AUTORANGE_PADDING = 0.05
-
-
-def _with_fixed_autoranges(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
-    """Give an autoranged axis whose data change between states an explicit range in every state.
-
-    Plotly would move such an axis with the data; with the range written out, the page's script can move it
-    directly (see :func:`_with_explicit_ticks`). Axes carrying scatter traces only get the data's extent,
-    padded by :data:`_AUTORANGE_PADDING` of its span on each side (in powers of ten on a log axis); axes
-    carrying a heatmap get the outer edges of its cells (and any scatter point beyond them), as Plotly does.
-    ``figure`` (the initial one, showing state ``default``) gets the range of that state.
-    """
-    layout = figure["layout"]
-    traces = figure["data"]
-    out = views
-    for letter in ("x", "y"):
-        for name in sorted({_axis_name(trace.get(f"{letter}axis", letter)) for trace in traces}):
-            spec = layout.get(name, {})
-            on_axis = [
-                k for k, trace in enumerate(traces) if _axis_name(trace.get(f"{letter}axis", letter)) == name
-            ]
-            types = {traces[k].get("type", "scatter") for k in on_axis}
-            if not left_to_autorange(spec, types) or any(f"{name}.range" in view.layout for view in views):
-                continue
-            ranges = [_data_range(traces, view, on_axis, letter, spec, "heatmap" in types) for view in views]
-            if any(r is None for r in ranges):
-                continue
-            if len({json.dumps(r) for r in ranges}) == 1:
-                # The data move within a fixed extent: fix the range once; moving them then needs no redraw.
-                moving = any(
-                    len({json.dumps(_plain(view.traces[k].get(letter))) for view in views}) > 1
-                    for k in on_axis
-                )
-                if moving:
-                    range_ = ranges[0][::-1] if spec.get("autorange") == "reversed" else ranges[0]
-                    layout.setdefault(name, {}).update({"range": range_, "autorange": False})
-                continue
-            if spec.get("autorange") == "reversed":
-                ranges = [[high, low] for low, high in ranges]
-            out = [
-                View(traces=view.traces, layout={**view.layout, f"{name}.range": r}, readout=view.readout)
-                for view, r in zip(out, ranges, strict=True)
-            ]
-            layout.setdefault(name, {}).update({"range": ranges[default], "autorange": False})
-    return out
-
-
-def left_to_autorange(spec: dict[str, Any], trace_types: set[str]) -> bool:
-    """Whether Plotly autoranges an axis whose range a front end can write out for it.
-
-    That is an axis with no ``range`` of its own, autorange on (or reversed), not tied to another axis
-    (``scaleanchor``, ``matches``), and carrying only scatter and heatmap traces.
-    """
-    return not (
-        "range" in spec
-        or spec.get("autorange") not in (None, True, "reversed")
-        or spec.get("scaleanchor")
-        or spec.get("matches")
-        or not trace_types <= {"scatter", "heatmap"}
-    )
-
-
-def _with_a_point_in_every_state(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
-    """Give a scatter trace that is empty in some states (but not all) one missing point in those states.
-
-    Plotly draws no SVG group for an empty trace; with a single ``null`` point it keeps the trace's group
-    (and draws nothing in it), so the page's script can draw the trace's points directly when they come back.
-    ``figure`` gets the same change if the initial state (``default``) is one of the empty ones.
-    """
-    out = views
-    for k, trace in enumerate(figure["data"]):
-        if trace.get("type", "scatter") != "scatter":
-            continue
-        empty = [_is_empty(view.traces[k], trace) for view in views]
-        if not any(empty) or all(empty):
-            continue
-        out = [
-            View(
-                traces=[
-                    _one_missing_point(update) if j == k and is_empty else update
-                    for j, update in enumerate(view.traces)
-                ],
-                layout=view.layout,
-                readout=view.readout,
-            )
-            for view, is_empty in zip(out, empty, strict=True)
-        ]
-        if empty[default]:
-            figure["data"][k] = {
-                **trace,
-                **_one_missing_point({key: trace[key] for key in ("x", "y", "text") if key in trace}),
-            }
-    return out
-
-
-def _is_empty(update: dict[str, Any], trace: dict[str, Any]) -> bool:
-    """Whether a trace shows no point in a state: its ``x`` there (or in the base trace) has length 0."""
-    xs = update.get("x", trace.get("x"))
-    return xs is not None and len(xs) == 0
-
-
-def _one_missing_point(update: dict[str, Any]) -> dict[str, Any]:
-    """``update`` with every empty per-point list replaced by one ``None``."""
-    return {
-        path: [None] if isinstance(value, list | tuple | np.ndarray) and len(value) == 0 else value
-        for path, value in update.items()
-    }
-
-
-def _data_range(
-    traces: list[dict[str, Any]],
-    view: View,
-    on_axis: list[int],
-    letter: str,
-    spec: dict[str, Any],
-    cells: bool,
-) -> list[float] | None:
-    """Return the extent of the traces' data in ``view``: padded, or up to the heatmap cells' edges."""
-    log = spec.get("type") == "log"
-    low, high = np.inf, -np.inf
-    for k in on_axis:
-        data = view.traces[k].get(letter, traces[k].get(letter))
-        if data is None:
-            return None
-        values = [float(v) for v in np.ravel(np.asarray(data, dtype=object)) if _finite(v, log)]
-        if not values:
-            continue
-        scaled = np.unique(np.log10(values) if log else values)
-        half = 0.0
-        if traces[k].get("type") == "heatmap":
-            half = float(np.min(np.diff(scaled))) / 2 if scaled.size > 1 else 0.5
-        low, high = min(low, float(scaled[0]) - half), max(high, float(scaled[-1]) + half)
-    if not np.isfinite(low) or not np.isfinite(high):
-        return None
-    if cells:
-        return [low, high]
-    pad = _AUTORANGE_PADDING * (high - low) if high > low else 0.5
-    return [low - pad, high + pad]
-
-
-def _axis_name(reference: str) -> str:
-    """``"x2"`` to ``"xaxis2"``."""
-    return f"{reference[0]}axis{reference[1:]}"
-
-
-def _finite(value: Any, log: bool) -> bool:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return False
-    return bool(np.isfinite(number)) and (number > 0 or not log)
-
-
-def _with_explicit_colorbar_ticks(figure: dict[str, Any], views: list[View]) -> list[View]:
-    """Give the colour bar of a heatmap whose ``zmin``/``zmax`` change between states explicit ticks.
-
-    As for axes (:func:`_with_explicit_ticks`): the page's script can then move the colour bar's labels.
-    """
-    out = views
-    for k, trace in enumerate(figure["data"]):
-        if trace.get("type") != "heatmap" or trace.get("coloraxis") or trace.get("showscale") is False:
-            continue
-        bounds = [
-            (view.traces[k].get("zmin", trace.get("zmin")), view.traces[k].get("zmax", trace.get("zmax")))
-            for view in views
-        ]
-        if None in {value for pair in bounds for value in pair} or len(set(bounds)) == 1:
-            continue
-        ticks = [linear_ticks(float(low), float(high)) for low, high in bounds]
-        out = [
-            View(
-                traces=[
-                    {**update, "colorbar.tickvals": values, "colorbar.ticktext": texts} if j == k else update
-                    for j, update in enumerate(view.traces)
-                ],
-                layout=view.layout,
-                readout=view.readout,
-            )
-            for view, (values, texts) in zip(out, ticks, strict=True)
-        ]
-        values, texts = linear_ticks(float(trace["zmin"]), float(trace["zmax"]))
-        trace.setdefault("colorbar", {}).update({"tickmode": "array", "tickvals": values, "ticktext": texts})
-    return out
-
-
-def _with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
-    """Give every axis whose range changes between states explicit ticks in each state (see :mod:`.ticks`).
-
-    ``layout`` (the initial figure's) is updated in place to the ticks of its own range.
-    """
-    changing = sorted(
-        path[: -len(".range")]
-        for path in {path for view in views for path in view.layout}
-        if path.endswith(".range")
-        and re.fullmatch(r"[xy]axis\d*", path[: -len(".range")])
-        and len({json.dumps(_plain(view.layout.get(path))) for view in views}) > 1
-    )
-    if not changing:
-        return views
-    out = []
-    for view in views:
-        extra: dict[str, Any] = {}
-        for axis in changing:
-            spec = layout.get(axis, {})
-            axis_range = view.layout.get(f"{axis}.range", spec.get("range"))
-            tickvals, ticktext = axis_ticks(spec, axis_range)
-            extra[f"{axis}.tickvals"] = tickvals
-            extra[f"{axis}.ticktext"] = ticktext
-        out.append(View(traces=view.traces, layout={**view.layout, **extra}, readout=view.readout))
-    for axis in changing:
-        spec = layout.setdefault(axis, {})
-        tickvals, ticktext = axis_ticks(spec, _plain(spec["range"]))
-        spec.update({"tickmode": "array", "tickvals": tickvals, "ticktext": ticktext})
-    return out
 
 
 def build_payload(demo: Demo) -> dict[str, Any]:
@@ -315,10 +79,7 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         values = dict(zip((control.name for control in demo.controls), combination, strict=True))
         views.append(demo.view(**values))
     default = list(itertools.product(*grids)).index(tuple(control.default for control in demo.controls))
-    views = _with_a_point_in_every_state(figure, views, default)
-    views = _with_fixed_autoranges(figure, views, default)
-    views = _with_explicit_ticks(figure["layout"], views)
-    views = _with_explicit_colorbar_ticks(figure, views)
+    views = prepare_states(figure, views, default)
     states = [_encode_view(view, trace_count, table) for view in views]
     strides = [int(np.prod([len(grid) for grid in grids[k + 1 :]], dtype=int)) for k in range(len(grids))]
     controls = [

@@ -4,16 +4,31 @@
  * Most steps move only a few things, and moving them in the SVG takes a few milliseconds: line and fill
  * paths, marker and label positions, marker colours, bar heights, heatmap cells; axis ranges with their
  * gridlines and tick labels (the site writes such axes with explicit ticks in every state, see
- * rope_viz/figures/ticks.py); shapes; annotations. Heatmaps, tick labels whose text changes and clouds of
- * markers are painted on canvas layers instead (rope-viz-canvas.js). rope-viz-figures.js asks this module
- * first; when a step needs anything it does not cover, it says so before touching the page, and Plotly
- * redraws.
+ * rope_viz/figures/direct_drawing.py); shapes; annotations. Heatmaps, tick labels whose text changes and
+ * clouds of markers are painted on canvas layers instead (rope-viz-canvas.js). rope-viz-figures.js asks this
+ * module first; when a step needs anything it does not cover, it says so before touching the page, and
+ * Plotly redraws. (Plotly's own Plotly.animate with redraw: false, measured as the alternative, takes ten
+ * times as long or more a step on the course's figures: benchmarks/README.md.)
  *
  * The direct drawing is a preview: Plotly's own data (hover labels, later redraws) still hold the state it
  * last drew, so the figure script hands the settled state to Plotly once the slider rests. Positions follow
  * Plotly's own axis mapping, so the preview and Plotly's drawing coincide; a browser test compares the two
- * pixel by pixel for a step of every slider.
+ * pixel by pixel for steps of every slider.
  *
+ * This file is the one adapter to Plotly's internals (rope-viz-canvas.js only paints on canvases what it is
+ * handed; tests/test_plotly_fence.py checks that no other script reads an internal). It relies on, in the
+ * plotly.js named by TESTED_PLOTLY_VERSION in rope-viz-figures.js:
+ *   - gd._fullLayout: per axis (xaxis, yaxis2, ...) _id, _length, _offset, range, type, autorange, showgrid,
+ *     showticklabels, ticks; shapes and annotations (type, xref, yref, x0..y1, x, y);
+ *   - gd._fullData: per trace type, visible, xaxis, yaxis, uid, cliponaxis, marker, mode, x0, dx, y0, dy;
+ *   - d3's __data__ on each trace's group (calcdata: bound[0].trace.index), copied onto cloned elements;
+ *   - the SVG classes g.trace, g.hm, g.lines path.js-line, g.fills path.js-fill, g.points path.point,
+ *     g.text g.textpoint, g.point path (bars), g.hm image and g.heatmap-label, g.cb<uid> with g.cbaxis g.*tick,
+ *     g.<axis id>tick, path.<axis id>grid, path.<axis id>tick, path.<axis id>zl, g.legend g.traces with
+ *     g.legendlines path.js-line and path.scatterpts, g.shapelayer path[data-index], g.annotation[data-index]
+ *     with g.cursor-pointer and text.annotation-text; text elements' data-unformatted;
+ *   - Plotly's path formats: lines "Mx,yLx,y..." (two decimals), bars "Mx,yVyHxVyZ", rectangle shapes
+ *     "Mx,yHxVyHxZ", circle markers "Mr,0Ar,r 0 1,1 0,-rAr,r 0 0,1 r,0Z", tick labels placed by translate().
  * Nothing here is computed beyond placing precomputed values on the page: every number comes from rope_viz.
  */
 (function () {

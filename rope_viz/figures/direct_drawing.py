@@ -1,0 +1,384 @@
+"""What the site's direct drawing needs of a figure's states, and nothing else does.
+
+The page's script draws most slider steps straight into the SVG that Plotly drew (``rope-viz-direct.js``). It
+moves axes, colour bars and traces that Plotly has already laid out, and cannot autorange an axis, pick tick
+positions or create a trace's SVG group. The functions here prepare every state so that it never has to, and
+so that Plotly, whenever it redraws, shows the very same thing:
+
+* :func:`with_a_point_in_every_state`: a scatter trace empty in some states gets one missing point there,
+  so that Plotly keeps its SVG group;
+* :func:`with_fixed_autoranges`: an autoranged axis whose data change gets the range Plotly would pick;
+* :func:`with_explicit_ticks`: an axis whose range changes gets explicit ticks (``tickmode: "array"``) in
+  every state, in Plotly's label style (a true minus sign, powers of ten as ``10<sup>k</sup>``;
+  :func:`axis_ticks`);
+* :func:`with_explicit_colorbar_ticks`: the same for a heatmap colour bar whose ``zmin``/``zmax`` change.
+
+:func:`prepare_states` applies all four, as the site's payload needs
+(:func:`rope_viz.figures.static.build_payload`); the live front end (:mod:`rope_viz.figures.live_states`)
+applies the same steps one state at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from rope_viz.demos.base import View
+from rope_viz.figures.rounding import plain
+
+# ---- tick values and labels --------------------------------------------------------------------------------
+
+#: About this many ticks on a linear axis.
+TARGET_TICKS = 6
+#: Step multipliers of a "nice" linear step, times a power of ten.
+NICE_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)
+MINUS = "\u2212"
+
+
+def nice_step(span: float, target: int = TARGET_TICKS) -> float:
+    """Return the smallest step ``m * 10**k`` (``m`` in :data:`NICE_STEPS`) giving at most ``target`` steps.
+
+    Examples
+    --------
+    >>> nice_step(34.1), nice_step(1.0), nice_step(183.1)
+    (10.0, 0.2, 50.0)
+
+    """
+    if not span > 0 or not math.isfinite(span):
+        raise ValueError(f"an axis span must be positive and finite, got {span!r}")
+    raw = span / target
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(multiple * power for multiple in NICE_STEPS if multiple * power >= raw * (1 - 1e-9))
+
+
+def format_number(value: float, step: float) -> str:
+    """Format a tick value with the decimals ``step`` needs, a true minus sign and SI suffixes (k, M, G).
+
+    Examples
+    --------
+    >>> format_number(-2.5, 2.5), format_number(0.30000000000000004, 0.1), format_number(20000.0, 5000.0)
+    ('−2.5', '0.3', '20k')
+    >>> format_number(2.5e6, 5e5), format_number(4e9, 2e9)
+    ('2.5M', '4G')
+
+    """
+    if abs(value) < step * 1e-9:
+        value = 0.0
+    for unit, suffix, smallest in ((1e9, "G", 1e9), (1e6, "M", 1e6), (1e3, "k", 1e4)):
+        if abs(value) >= smallest and step >= unit / 1_000:
+            return format_number(value / unit, step / unit) + suffix
+    decimals = 0
+    while decimals < 12 and abs(step * 10**decimals - round(step * 10**decimals)) > 1e-9 * 10**decimals:
+        decimals += 1
+    text = f"{value:.{decimals}f}"
+    return text.replace("-", MINUS)
+
+
+def power_of_ten_label(exponent: int) -> str:
+    """Return Plotly's label for ``10**exponent`` on a log axis with ``exponentformat="power"``.
+
+    Examples
+    --------
+    >>> [power_of_ten_label(k) for k in (-1, 0, 1, 3)]
+    ['10<sup>−1</sup>', '1', '10', '10<sup>3</sup>']
+
+    """
+    if exponent == 0:
+        return "1"
+    if exponent == 1:
+        return "10"
+    return f"10<sup>{str(exponent).replace('-', MINUS)}</sup>"
+
+
+def linear_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
+    """Ticks at multiples of :func:`nice_step` within ``[low, high]``.
+
+    Examples
+    --------
+    >>> linear_ticks(-8.9, 95.7)
+    ([0.0, 20.0, 40.0, 60.0, 80.0], ['0', '20', '40', '60', '80'])
+
+    """
+    step = nice_step(high - low)
+    first = math.ceil(low / step - 1e-9)
+    last = math.floor(high / step + 1e-9)
+    # k * step rounds: keep a tick whose rounded value falls a hair outside the range out of it
+    tolerance = 1e-9 * (high - low)
+    values = [k * step for k in range(first, last + 1) if low - tolerance <= k * step <= high + tolerance]
+    return [float(value) for value in values], [format_number(value, step) for value in values]
+
+
+def log_ticks(
+    low: float, high: float, tickvals: Sequence[float] | None = None
+) -> tuple[list[float], list[str]]:
+    """Ticks of a log axis whose range is ``[low, high]`` in powers of ten.
+
+    With ``tickvals``, those within the range (labelled as numbers); otherwise every power of ten within it.
+
+    Examples
+    --------
+    >>> log_ticks(-0.05, 0.70, [1, 2, 4, 8, 16])
+    ([1, 2, 4], ['1', '2', '4'])
+    >>> log_ticks(0.6, 3.2)[1]
+    ['10', '10<sup>2</sup>', '10<sup>3</sup>']
+
+    """
+    if tickvals is not None:
+        inside = [value for value in tickvals if low - 1e-9 <= math.log10(value) <= high + 1e-9]
+        return inside, [format_number(value, _decimal_unit(value)) for value in inside]
+    exponents = range(math.ceil(low - 1e-9), math.floor(high + 1e-9) + 1)
+    return [10.0**k for k in exponents], [power_of_ten_label(k) for k in exponents]
+
+
+def _decimal_unit(value: float) -> float:
+    """Return the last decimal place that ``value`` uses (1 for whole numbers, 0.1 for 1.5, ...)."""
+    unit = 1.0
+    while abs(value / unit - round(value / unit)) > 1e-9 and unit > 1e-9:
+        unit /= 10
+    return unit
+
+
+def axis_ticks(axis: dict[str, Any], axis_range: Sequence[float]) -> tuple[list[float], list[str]]:
+    """Tick values and labels for a Plotly axis spec (``type``, ``tickvals``) shown over ``axis_range``."""
+    low, high = sorted(float(value) for value in axis_range)
+    if axis.get("type") == "log":
+        return log_ticks(low, high, axis.get("tickvals"))
+    if axis.get("type") not in (None, "linear", "-"):
+        raise ValueError(f"explicit ticks for a {axis.get('type')!r} axis are not supported")
+    return linear_ticks(low, high)
+
+
+# ---- preparing the states --------------------------------------------------------------------------------
+
+#: Plotly pads an autoranged axis by about this share of the data's span on each side.
+_AUTORANGE_PADDING = 0.05
+
+
+def with_fixed_autoranges(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
+    """Give an autoranged axis whose data change between states an explicit range in every state.
+
+    Plotly would move such an axis with the data; with the range written out, the page's script can move it
+    directly (see :func:`with_explicit_ticks`). Axes carrying scatter traces only get the data's extent,
+    padded by :data:`_AUTORANGE_PADDING` of its span on each side (in powers of ten on a log axis); axes
+    carrying a heatmap get the outer edges of its cells (and any scatter point beyond them), as Plotly does.
+    ``figure`` (the initial one, showing state ``default``) gets the range of that state.
+    """
+    layout = figure["layout"]
+    traces = figure["data"]
+    out = views
+    for letter in ("x", "y"):
+        for name in sorted({axis_name(trace.get(f"{letter}axis", letter)) for trace in traces}):
+            spec = layout.get(name, {})
+            on_axis = [
+                k for k, trace in enumerate(traces) if axis_name(trace.get(f"{letter}axis", letter)) == name
+            ]
+            types = {traces[k].get("type", "scatter") for k in on_axis}
+            if not left_to_autorange(spec, types) or any(f"{name}.range" in view.layout for view in views):
+                continue
+            ranges = [data_range(traces, view, on_axis, letter, spec, "heatmap" in types) for view in views]
+            if any(r is None for r in ranges):
+                continue
+            if len({json.dumps(r) for r in ranges}) == 1:
+                # The data move within a fixed extent: fix the range once; moving them then needs no redraw.
+                moving = any(
+                    len({json.dumps(plain(view.traces[k].get(letter))) for view in views}) > 1
+                    for k in on_axis
+                )
+                if moving:
+                    range_ = ranges[0][::-1] if spec.get("autorange") == "reversed" else ranges[0]
+                    layout.setdefault(name, {}).update({"range": range_, "autorange": False})
+                continue
+            if spec.get("autorange") == "reversed":
+                ranges = [[high, low] for low, high in ranges]
+            out = [
+                View(traces=view.traces, layout={**view.layout, f"{name}.range": r}, readout=view.readout)
+                for view, r in zip(out, ranges, strict=True)
+            ]
+            layout.setdefault(name, {}).update({"range": ranges[default], "autorange": False})
+    return out
+
+
+def left_to_autorange(spec: dict[str, Any], trace_types: set[str]) -> bool:
+    """Whether Plotly autoranges an axis whose range a front end can write out for it.
+
+    That is an axis with no ``range`` of its own, autorange on (or reversed), not tied to another axis
+    (``scaleanchor``, ``matches``), and carrying only scatter and heatmap traces.
+    """
+    return not (
+        "range" in spec
+        or spec.get("autorange") not in (None, True, "reversed")
+        or spec.get("scaleanchor")
+        or spec.get("matches")
+        or not trace_types <= {"scatter", "heatmap"}
+    )
+
+
+def with_a_point_in_every_state(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
+    """Give a scatter trace that is empty in some states (but not all) one missing point in those states.
+
+    Plotly draws no SVG group for an empty trace; with a single ``null`` point it keeps the trace's group
+    (and draws nothing in it), so the page's script can draw the trace's points directly when they come back.
+    ``figure`` gets the same change if the initial state (``default``) is one of the empty ones.
+    """
+    out = views
+    for k, trace in enumerate(figure["data"]):
+        if trace.get("type", "scatter") != "scatter":
+            continue
+        empty = [is_empty(view.traces[k], trace) for view in views]
+        if not any(empty) or all(empty):
+            continue
+        out = [
+            View(
+                traces=[
+                    one_missing_point(update) if j == k and is_empty else update
+                    for j, update in enumerate(view.traces)
+                ],
+                layout=view.layout,
+                readout=view.readout,
+            )
+            for view, is_empty in zip(out, empty, strict=True)
+        ]
+        if empty[default]:
+            figure["data"][k] = {
+                **trace,
+                **one_missing_point({key: trace[key] for key in ("x", "y", "text") if key in trace}),
+            }
+    return out
+
+
+def is_empty(update: dict[str, Any], trace: dict[str, Any]) -> bool:
+    """Whether a trace shows no point in a state: its ``x`` there (or in the base trace) has length 0."""
+    xs = update.get("x", trace.get("x"))
+    return xs is not None and len(xs) == 0
+
+
+def one_missing_point(update: dict[str, Any]) -> dict[str, Any]:
+    """``update`` with every empty per-point list replaced by one ``None``."""
+    return {
+        path: [None] if isinstance(value, list | tuple | np.ndarray) and len(value) == 0 else value
+        for path, value in update.items()
+    }
+
+
+def data_range(
+    traces: list[dict[str, Any]],
+    view: View,
+    on_axis: list[int],
+    letter: str,
+    spec: dict[str, Any],
+    cells: bool,
+) -> list[float] | None:
+    """Return the extent of the traces' data in ``view``: padded, or up to the heatmap cells' edges."""
+    log = spec.get("type") == "log"
+    low, high = np.inf, -np.inf
+    for k in on_axis:
+        data = view.traces[k].get(letter, traces[k].get(letter))
+        if data is None:
+            return None
+        values = [float(v) for v in np.ravel(np.asarray(data, dtype=object)) if _finite(v, log)]
+        if not values:
+            continue
+        scaled = np.unique(np.log10(values) if log else values)
+        half = 0.0
+        if traces[k].get("type") == "heatmap":
+            half = float(np.min(np.diff(scaled))) / 2 if scaled.size > 1 else 0.5
+        low, high = min(low, float(scaled[0]) - half), max(high, float(scaled[-1]) + half)
+    if not np.isfinite(low) or not np.isfinite(high):
+        return None
+    if cells:
+        return [low, high]
+    pad = _AUTORANGE_PADDING * (high - low) if high > low else 0.5
+    return [low - pad, high + pad]
+
+
+def axis_name(reference: str) -> str:
+    """``"x2"`` to ``"xaxis2"``."""
+    return f"{reference[0]}axis{reference[1:]}"
+
+
+def _finite(value: Any, log: bool) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.isfinite(number)) and (number > 0 or not log)
+
+
+def with_explicit_colorbar_ticks(figure: dict[str, Any], views: list[View]) -> list[View]:
+    """Give the colour bar of a heatmap whose ``zmin``/``zmax`` change between states explicit ticks.
+
+    As for axes (:func:`with_explicit_ticks`): the page's script can then move the colour bar's labels.
+    """
+    out = views
+    for k, trace in enumerate(figure["data"]):
+        if trace.get("type") != "heatmap" or trace.get("coloraxis") or trace.get("showscale") is False:
+            continue
+        bounds = [
+            (view.traces[k].get("zmin", trace.get("zmin")), view.traces[k].get("zmax", trace.get("zmax")))
+            for view in views
+        ]
+        if None in {value for pair in bounds for value in pair} or len(set(bounds)) == 1:
+            continue
+        ticks = [linear_ticks(float(low), float(high)) for low, high in bounds]
+        out = [
+            View(
+                traces=[
+                    {**update, "colorbar.tickvals": values, "colorbar.ticktext": texts} if j == k else update
+                    for j, update in enumerate(view.traces)
+                ],
+                layout=view.layout,
+                readout=view.readout,
+            )
+            for view, (values, texts) in zip(out, ticks, strict=True)
+        ]
+        values, texts = linear_ticks(float(trace["zmin"]), float(trace["zmax"]))
+        trace.setdefault("colorbar", {}).update({"tickmode": "array", "tickvals": values, "ticktext": texts})
+    return out
+
+
+def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
+    """Give every axis whose range changes between states explicit ticks in each state (:func:`axis_ticks`).
+
+    ``layout`` (the initial figure's) is updated in place to the ticks of its own range.
+    """
+    changing = sorted(
+        path[: -len(".range")]
+        for path in {path for view in views for path in view.layout}
+        if path.endswith(".range")
+        and re.fullmatch(r"[xy]axis\d*", path[: -len(".range")])
+        and len({json.dumps(plain(view.layout.get(path))) for view in views}) > 1
+    )
+    if not changing:
+        return views
+    out = []
+    for view in views:
+        extra: dict[str, Any] = {}
+        for axis in changing:
+            spec = layout.get(axis, {})
+            axis_range = view.layout.get(f"{axis}.range", spec.get("range"))
+            tickvals, ticktext = axis_ticks(spec, axis_range)
+            extra[f"{axis}.tickvals"] = tickvals
+            extra[f"{axis}.ticktext"] = ticktext
+        out.append(View(traces=view.traces, layout={**view.layout, **extra}, readout=view.readout))
+    for axis in changing:
+        spec = layout.setdefault(axis, {})
+        tickvals, ticktext = axis_ticks(spec, plain(spec["range"]))
+        spec.update({"tickmode": "array", "tickvals": tickvals, "ticktext": ticktext})
+    return out
+
+
+def prepare_states(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
+    """Return ``views`` prepared for the direct drawing, updating ``figure`` (showing state ``default``).
+
+    The four preparations of this module, in the order they depend on each other: a point in every state,
+    fixed autoranges, then explicit ticks on the axes whose ranges now move, then colour-bar ticks.
+    """
+    views = with_a_point_in_every_state(figure, views, default)
+    views = with_fixed_autoranges(figure, views, default)
+    views = with_explicit_ticks(figure["layout"], views)
+    return with_explicit_colorbar_ticks(figure, views)
