@@ -1,0 +1,313 @@
+"""One small demo per feature of the site's direct drawing (``rope-viz-direct.js``), for fixture pages.
+
+Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, a filled
+area, markers and their colours, a cloud of markers painted on a canvas, point labels, bars, heatmap cells and
+their numbers, a colour bar whose range moves, a linear or a log axis whose range moves, an autoranged axis,
+shapes, annotations, a trace that is empty in some states) with a slider or two of a few steps.
+``tests/site/test_drawing_features.py`` writes each on a page of its own and compares, at every step of every
+slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel. The values are made up:
+these figures test the drawing, not the math.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rope_viz.demos.base import Control, Demo, View
+
+COLORSCALE = [[0.0, "#2166ac"], [0.5, "#f7f7f7"], [1.0, "#b2182b"]]
+LAYOUT = {
+    "height": 360,
+    "margin": {"l": 60, "r": 30, "t": 30, "b": 50},
+    "showlegend": False,
+}
+
+
+def _steps(name: str, count: int, label: str = "") -> Control:
+    return Control(name, label or name, tuple(range(count)), 0, 0, count - 1, integer=True)
+
+
+def _axes(x_range=(0, 10), y_range=(-2, 2), **extra) -> dict:
+    return {
+        **LAYOUT,
+        "xaxis": {"title": {"text": "x"}, "range": list(x_range)},
+        "yaxis": {"title": {"text": "y"}, "range": list(y_range)},
+        **extra,
+    }
+
+
+class LinesWithGaps(Demo):
+    """A line broken by missing points, moving with the slider."""
+
+    title = "Lines with gaps"
+    controls = (_steps("phase", 5),)
+
+    def base_figure(self) -> dict:
+        return {"data": [{"type": "scatter", "mode": "lines", "line": {"width": 2}}], "layout": _axes()}
+
+    def view(self, phase: float) -> View:
+        xs = [k / 4 for k in range(41)]
+        ys = [None if k % 13 == 12 else round(math.sin(x + phase / 2), 4) for k, x in enumerate(xs)]
+        return View(traces=[{"x": xs, "y": ys}], readout=f"phase {phase}")
+
+
+class FilledArea(Demo):
+    """A closed polygon filled to itself, growing with the slider."""
+
+    title = "Filled area"
+    controls = (_steps("size", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "lines", "fill": "toself", "line": {"width": 1}}
+        return {"data": [trace], "layout": _axes(x_range=(-5, 5), y_range=(-5, 5))}
+
+    def view(self, size: float) -> View:
+        radius = 1 + size
+        angles = [2 * math.pi * k / 7 for k in range(8)]
+        xs = [round(radius * math.cos(a), 4) for a in angles]
+        ys = [round(radius * math.sin(a), 4) for a in angles]
+        return View(traces=[{"x": xs, "y": ys}], readout=f"radius {radius}")
+
+
+class ColouredMarkers(Demo):
+    """A few circle markers whose places and colours (on a colour scale) follow the slider."""
+
+    title = "Coloured markers"
+    controls = (_steps("turn", 5),)
+
+    def base_figure(self) -> dict:
+        marker = {"size": 12, "colorscale": COLORSCALE, "cmin": -1, "cmax": 1, "symbol": "circle"}
+        trace = {"type": "scatter", "mode": "markers", "marker": marker}
+        return {"data": [trace], "layout": _axes()}
+
+    def view(self, turn: float) -> View:
+        xs = [1 + k for k in range(9)]
+        ys = [round(math.cos(0.7 * k + turn / 2), 4) for k in range(9)]
+        return View(traces=[{"x": xs, "y": ys, "marker.color": ys}], readout=f"turn {turn}")
+
+
+class MarkerCloud(Demo):
+    """Enough markers (80) for the direct drawing to paint them on a canvas."""
+
+    title = "Marker cloud"
+    controls = (_steps("spread", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "markers", "marker": {"size": 6, "color": "#1f77b4"}}
+        return {"data": [trace], "layout": _axes(x_range=(-1, 11))}
+
+    def view(self, spread: float) -> View:
+        xs = [round(k / 8, 4) for k in range(80)]
+        ys = [round((1 + spread) / 3 * math.sin(1.7 * k), 4) for k in range(80)]
+        return View(traces=[{"x": xs, "y": ys}], readout=f"spread {spread}")
+
+
+class PointLabels(Demo):
+    """Markers with text labels whose words change."""
+
+    title = "Point labels"
+    controls = (_steps("shift", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "markers+text", "textposition": "top center"}
+        return {"data": [trace], "layout": _axes()}
+
+    def view(self, shift: float) -> View:
+        xs = [2, 4, 6, 8]
+        ys = [round(0.5 * math.sin(k + shift), 4) for k in range(4)]
+        texts = [f"p{k} +{int(shift)}" for k in range(4)]
+        return View(traces=[{"x": xs, "y": ys, "text": texts}], readout=f"shift {shift}")
+
+
+class Bars(Demo):
+    """Vertical bars whose heights change, signs included."""
+
+    title = "Bars"
+    controls = (_steps("tilt", 5),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "bar", "marker": {"color": "#2ca02c"}}
+        return {"data": [trace], "layout": _axes(x_range=(-0.5, 7.5), y_range=(-3, 3))}
+
+    def view(self, tilt: float) -> View:
+        ys = [round((k - 3.5) * (tilt - 2) / 3, 4) for k in range(8)]
+        return View(traces=[{"x": list(range(8)), "y": ys}], readout=f"tilt {tilt}")
+
+
+class HeatmapCells(Demo):
+    """A heatmap whose cell values change, with a fixed-point number in every cell."""
+
+    title = "Heatmap cells"
+    controls = (_steps("phase", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {
+            "type": "heatmap",
+            "x": list(range(6)),
+            "y": list(range(4)),
+            "colorscale": COLORSCALE,
+            "zmin": -1,
+            "zmax": 1,
+            "texttemplate": "%{z:.2f}",
+            "xgap": 1,
+            "ygap": 1,
+        }
+        layout = {**LAYOUT, "xaxis": {"title": {"text": "column"}}, "yaxis": {"title": {"text": "row"}}}
+        return {"data": [trace], "layout": layout}
+
+    def view(self, phase: float) -> View:
+        z = [[round(math.cos(0.6 * col + 0.9 * row + phase), 3) for col in range(6)] for row in range(4)]
+        return View(traces=[{"z": z}], readout=f"phase {phase}")
+
+
+class ColourBarRange(Demo):
+    """A heatmap whose colour range (and so its colour bar's ticks) follows the slider."""
+
+    title = "Colour bar range"
+    controls = (_steps("scale", 4),)
+
+    def base_figure(self) -> dict:
+        # As the course's figures do, the colour bar sits in a right margin wide enough for its widest labels:
+        # Plotly would otherwise widen the margin (and narrow the plot) for wider labels, which the direct
+        # drawing, moving only what is drawn, cannot follow.
+        colorbar = {"x": 1.02, "xanchor": "left", "thickness": 14}
+        trace = {
+            "type": "heatmap",
+            "x": list(range(8)),
+            "y": list(range(5)),
+            "colorscale": COLORSCALE,
+            "colorbar": colorbar,
+        }
+        layout = {
+            **LAYOUT,
+            "margin": {**LAYOUT["margin"], "r": 110},
+            "xaxis": {"title": {"text": "column"}},
+            "yaxis": {"title": {"text": "row"}},
+        }
+        return {"data": [trace], "layout": layout}
+
+    def view(self, scale: float) -> View:
+        bound = 10 ** (scale / 2)
+        z = [[round(bound * math.sin(column - row), 4) for column in range(8)] for row in range(5)]
+        return View(traces=[{"z": z, "zmin": -bound, "zmax": bound}], readout=f"bound {bound:.3g}")
+
+
+class MovingLinearAxis(Demo):
+    """An x axis whose range (and ticks, gridlines, tick labels) moves with the slider."""
+
+    title = "Moving linear axis"
+    controls = (_steps("window", 5),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "lines+markers", "marker": {"size": 5}}
+        return {"data": [trace], "layout": _axes()}
+
+    def view(self, window: float) -> View:
+        end = 10 * 2**window
+        xs = [end * k / 20 for k in range(21)]
+        ys = [round(math.sin(k / 3), 4) for k in range(21)]
+        return View(traces=[{"x": xs, "y": ys}], layout={"xaxis.range": [0, end]}, readout=f"end {end}")
+
+
+class LogAxis(Demo):
+    """A log y axis whose range grows by powers of ten (labels written as 10 to a power)."""
+
+    title = "Log axis"
+    controls = (_steps("decades", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "lines"}
+        layout = _axes()
+        layout["yaxis"] = {"title": {"text": "y"}, "type": "log", "range": [0, 2]}
+        return {"data": [trace], "layout": layout}
+
+    def view(self, decades: float) -> View:
+        top = 2 + 2 * decades
+        xs = list(range(11))
+        ys = [10 ** (top * k / 10) for k in range(11)]
+        return View(traces=[{"x": xs, "y": ys}], layout={"yaxis.range": [0, top]}, readout=f"10^{top}")
+
+
+class AutorangedAxis(Demo):
+    """An axis left to Plotly's autorange whose data move (the site fixes its range in every state)."""
+
+    title = "Autoranged axis"
+    controls = (_steps("height", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "lines"}
+        layout = {**LAYOUT, "xaxis": {"title": {"text": "x"}}, "yaxis": {"title": {"text": "y"}}}
+        return {"data": [trace], "layout": layout}
+
+    def view(self, height: float) -> View:
+        xs = list(range(12))
+        ys = [round((1 + height) * math.sin(k / 2), 4) for k in range(12)]
+        return View(traces=[{"x": xs, "y": ys}], readout=f"height {height}")
+
+
+class ShapesAndAnnotations(Demo):
+    """A rectangle and a line shape that move, and an annotation whose text and place follow two sliders."""
+
+    title = "Shapes and annotations"
+    controls = (_steps("left", 4), _steps("level", 3))
+
+    def base_figure(self) -> dict:
+        layout = _axes()
+        layout["shapes"] = [
+            {"type": "rect", "x0": 1, "x1": 3, "y0": -1, "y1": 1, "fillcolor": "rgba(255,127,14,0.3)"},
+            {"type": "line", "x0": 0, "x1": 10, "y0": 0, "y1": 0, "line": {"color": "#d62728", "width": 2}},
+        ]
+        layout["annotations"] = [{"x": 2, "y": 1.5, "text": "box", "showarrow": False, "xanchor": "center"}]
+        diagonal = {"type": "scatter", "mode": "lines", "x": [0, 10], "y": [-1.8, 1.8]}
+        return {"data": [diagonal], "layout": layout}
+
+    def view(self, left: float, level: float) -> View:
+        y = level - 1
+        layout = {
+            "shapes[0].x0": 1 + 2 * left,
+            "shapes[0].x1": 3 + 2 * left,
+            "shapes[1].y0": y,
+            "shapes[1].y1": y,
+            "annotations[0].x": 2 + 2 * left,
+            "annotations[0].text": f"box at {1 + 2 * left:g}",
+        }
+        return View(traces=[{}], layout=layout, readout=f"left {left}, level {level}")
+
+
+class SometimesEmpty(Demo):
+    """A trace with no points in some states beside one that always has points, with a legend."""
+
+    title = "A trace that is sometimes empty"
+    controls = (_steps("count", 5),)
+
+    def base_figure(self) -> dict:
+        layout = {**_axes(), "showlegend": True}
+        data = [
+            {"type": "scatter", "mode": "lines", "name": "always"},
+            {"type": "scatter", "mode": "markers", "name": "sometimes", "marker": {"size": 9}},
+        ]
+        return {"data": data, "layout": layout}
+
+    def view(self, count: float) -> View:
+        n = int(count) * 2
+        always = {"x": [0, 10], "y": [-1, 1]}
+        sometimes = {"x": [1 + k for k in range(n)], "y": [round(math.cos(k), 4) for k in range(n)]}
+        return View(traces=[always, sometimes], readout=f"{n} points")
+
+
+#: Every feature demo, in the order the test visits them.
+FEATURES: tuple[type[Demo], ...] = (
+    LinesWithGaps,
+    FilledArea,
+    ColouredMarkers,
+    MarkerCloud,
+    PointLabels,
+    Bars,
+    HeatmapCells,
+    ColourBarRange,
+    MovingLinearAxis,
+    LogAxis,
+    AutorangedAxis,
+    ShapesAndAnnotations,
+    SometimesEmpty,
+)

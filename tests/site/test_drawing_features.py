@@ -1,0 +1,115 @@
+"""Each feature of the direct drawing on a page of its own, drawn at every step of every slider directly and
+by Plotly, compared pixel by pixel (the demos are in :mod:`tests.site.drawing_features`).
+
+The chapters' browser pass compares one step of every slider of the course's own figures; these pages take
+each feature the direct drawing covers on its own, at every step and back to the start, so that a plotly.js
+upgrade (CONTRIBUTING.md) or a change to ``rope-viz-direct.js`` shows which feature it breaks. The pages are
+written here, outside the book: the figure fragments come from :func:`rope_viz.figures.site_figure`, the
+scripts and plotly.js are the site's own files.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from rope_viz.figures import site_figure
+from rope_viz.site import local
+from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
+from tests.site.conftest import ARTIFACTS
+from tests.site.drawing_features import FEATURES
+from tests.site.test_browser import MAX_DIFFERING_PIXELS, SHOWN_CANVASES, STEP_AND_HOLD, _differing_share
+
+pytestmark = pytest.mark.browser
+
+PAGE = """<!DOCTYPE html>
+<html lang="en" data-theme="light">
+<head><meta charset="utf-8"><title>{title}</title>{styles}</head>
+<body><main style="max-width: 900px; margin: 20px auto; font-family: sans-serif">{figure}</main>
+<script src="plotly.min.js"></script>{scripts}
+</body>
+</html>
+"""
+
+
+def _page(demo) -> str:
+    css = [name for name in FIGURE_ASSETS if name.endswith(".css")]
+    js = [name for name in FIGURE_ASSETS if name.endswith(".js")]
+    styles = "".join(f'<link rel="stylesheet" href="{name}">' for name in css)
+    scripts = "".join(f'<script src="{name}"></script>' for name in js)
+    return PAGE.format(title=demo.title, styles=styles, scripts=scripts, figure=site_figure(demo).to_html())
+
+
+@pytest.fixture(scope="module")
+def feature_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve one page per feature demo with the site's figure scripts and plotly.js, on 127.0.0.1."""
+    folder = tmp_path_factory.mktemp("features")
+    shutil.copy2(plotly_js_path(), folder / "plotly.min.js")
+    for name in FIGURE_ASSETS:
+        shutil.copy2(STATIC_DIRECTORY / name, folder / name)
+    for feature in FEATURES:
+        (folder / f"{feature.__name__}.html").write_text(_page(feature()), encoding="utf-8")
+    server, url = local.serve(folder)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _steps(maximum: int, start: int) -> list[int]:
+    """Every value of a slider once, then back to where it started."""
+    return [value for value in range(maximum + 1) if value != start] + [start]
+
+
+@pytest.mark.parametrize("feature", FEATURES, ids=lambda feature: feature.__name__)
+def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_site, feature):
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
+        page.route(
+            "**/*",
+            lambda route: route.continue_() if route.request.url.startswith(feature_site) else route.abort(),
+        )
+        page.goto(f"{feature_site}/{feature.__name__}.html", wait_until="load")
+        page.wait_for_selector("figure.rope-viz-demo[data-ready=true][data-warm=true]", timeout=15_000)
+        figure = page.locator("figure.rope-viz-demo")
+        plot = figure.locator(".rope-viz-plot")
+        differing: list[str] = []
+        canvases = 0
+        for slider_index in range(figure.locator("input[type=range]").count()):
+            slider = figure.locator("input[type=range]").nth(slider_index)
+            start, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+            for value in _steps(maximum, start):
+                where = f"slider {slider_index} at {value}"
+                path = page.evaluate(STEP_AND_HOLD, [0, slider_index, value])
+                assert path == "direct", f"{feature.__name__}, {where}: drawn by Plotly, not directly"
+                canvases += figure.evaluate(SHOWN_CANVASES)
+                drawn_directly = plot.screenshot()
+                figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
+                page.wait_for_function(
+                    "el => el.dataset.committed === el.dataset.state",
+                    arg=figure.element_handle(),
+                    timeout=5_000,
+                )
+                page.wait_for_timeout(100)
+                drawn_by_plotly = plot.screenshot()
+                share = _differing_share(drawn_directly, drawn_by_plotly)
+                if share > MAX_DIFFERING_PIXELS:
+                    folder = ARTIFACTS / "drawing-features"
+                    folder.mkdir(parents=True, exist_ok=True)
+                    stem = f"{feature.__name__}-slider{slider_index}-{value}"
+                    (folder / f"{stem}-direct.png").write_bytes(drawn_directly)
+                    (folder / f"{stem}-plotly.png").write_bytes(drawn_by_plotly)
+                    differing.append(f"{where}: {share:.2%}")
+        assert not differing, f"{feature.__name__}: pixels differ from Plotly's drawing at {differing}"
+        assert problems == [], problems
+        if feature.__name__ in {"MarkerCloud", "HeatmapCells", "ColourBarRange"}:
+            assert canvases, f"{feature.__name__}: no step was painted on a canvas layer"
+    finally:
+        context.close()
