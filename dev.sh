@@ -54,9 +54,10 @@ setup_python() {
 }
 
 setup_browser() {
-  if ! command -v chromium >/dev/null 2>&1; then
+  # poppler-utils: pdftoppm and pdftotext read the chapters printed to PDF (tests/site/test_print.py).
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then
     as_root apt-get update -q
-    as_root apt-get install -y -q chromium fonts-dejavu-core
+    as_root apt-get install -y -q chromium fonts-dejavu-core poppler-utils
   fi
 }
 

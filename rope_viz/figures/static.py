@@ -137,23 +137,28 @@ class SiteFigure:
         for k, control in enumerate(self.payload["controls"]):
             input_id = f"{ident}-{control['name']}"
             default = control["default"]
+            text = html.escape(control["texts"][default])
             controls_html.append(
                 '<div class="rope-viz-control">'
                 f'<label for="{input_id}">{html.escape(control["label"])}</label>'
                 f'<input type="range" id="{input_id}" data-control="{k}" min="0" '
                 f'max="{len(control["texts"]) - 1}" step="1" value="{default}" '
-                f'aria-valuetext="{html.escape(control["texts"][default])}">'
-                f'<output for="{input_id}">{html.escape(control["texts"][default])}</output>'
+                f'aria-valuetext="{text}">'
+                # The slider's aria-valuetext says the same: screen readers read it once, not twice.
+                f'<output for="{input_id}" aria-hidden="true">{text}</output>'
                 "</div>"
             )
-        initial_readout = self.payload["states"][self._default_index()]["r"]
+        readout = html.escape(self.payload["states"][self._default_index()]["r"])
         title = html.escape(self.payload["title"])
+        # The figure is named by its title and described by its readout (the plot's own text is hidden from
+        # screen readers by rope-viz-figures.js; its tool buttons stay reachable).
         return (
-            f'<figure class="rope-viz-demo" id="{ident}" aria-label="{title}">'
+            f'<figure class="rope-viz-demo" id="{ident}" aria-label="{title}" '
+            f'aria-describedby="{ident}-readout">'
             f'<div class="rope-viz-controls">{"".join(controls_html)}</div>'
-            f'<div class="rope-viz-plot" role="img" aria-label="{title}"></div>'
+            '<div class="rope-viz-plot"></div>'
             '<noscript><p class="rope-viz-noscript">This interactive figure needs JavaScript.</p></noscript>'
-            f'<p class="rope-viz-readout" aria-live="polite">{html.escape(initial_readout)}</p>'
+            f'<p class="rope-viz-readout" id="{ident}-readout" aria-live="polite">{readout}</p>'
             f'<script type="application/json" class="rope-viz-payload">{self.payload_json}</script>'
             "</figure>"
         )

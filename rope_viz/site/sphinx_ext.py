@@ -5,12 +5,16 @@
 * Re-reads every page, re-executing every notebook, when the source of ``rope_viz`` changed since the last
   build (Sphinx alone re-reads only the pages whose own text changed, and would show the old numbers).
 * Serves plotly.js (its cartesian bundle, at the version the installed ``plotly`` package ships) and the
-  figure scripts (:data:`FIGURE_ASSETS`) once per page, and only on pages that contain a figure.
+  figure scripts (:data:`FIGURE_ASSETS`) once per page, and only on pages that contain a figure, with the
+  styles that print them (:data:`PRINT_ASSET`).
 * Serves the self-check questions' script and styles (:data:`QUESTION_ASSETS`) on the pages that hold a
   question: a chapter's output of :func:`rope_viz.questions.show_questions`, or on a prose page the
   ``{rope-viz-question} name`` directive, which builds ``rope_viz.question_bank.build(name)``.
 * Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
+* Makes the theme's own markup pass an accessibility audit (axe-core): templates of its search field, colour
+  mode button and site title (:data:`TEMPLATES`), one search field instead of two, and
+  :func:`accessible_body` for what Sphinx and myst-nb write into the page body.
 * Reads the prose the way notebooks are written to be read in Jupyter too: ``{eval}`name``` shows the value
   glued under ``name`` by the same notebook (:func:`rope_viz.notebook.glue`), and citation links become
   bibliography citations (:mod:`rope_viz.site.citations`).
@@ -31,11 +35,15 @@ from rope_viz.notebook import SITE_ENVIRONMENT_VARIABLE
 from rope_viz.site import citations
 
 STATIC_DIRECTORY = Path(__file__).parent / "static"
+#: Our versions of some of the theme's templates, searched before the theme's own.
+TEMPLATES = Path(__file__).parent / "templates"
 FIGURE_MARKER = 'class="rope-viz-demo"'
 ASSET_FOLDER = "rope_viz"
 #: The figure front end: canvas layers, the direct SVG drawing, the slider wiring (scripts in load order),
 #: and the figure styles.
 FIGURE_ASSETS = ("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-figures.css")
+#: How a page with figures prints (the site only: the live widgets print as their notebook does).
+PRINT_ASSET = "rope-viz-print.css"
 MATHJAX_PATH = "mathjax/tex-chtml.js"
 #: Every question's outer element carries this attribute (:mod:`rope_viz.questions`).
 QUESTION_MARKER = "data-rope-viz-question"
@@ -111,10 +119,33 @@ def _on_env_get_outdated(app: Any, env: Any, added: set, changed: set, removed: 
 def _on_config_inited(app: Any, config: Any) -> None:
     os.environ[SITE_ENVIRONMENT_VARIABLE] = "1"
     config.mathjax_path = MATHJAX_PATH
+    config.templates_path = [str(TEMPLATES), *config.templates_path]
+    # pydata-sphinx-theme (0.17) puts a search field in the page header unless told otherwise; the book theme
+    # has one in its sidebar already, and the two showed at once, one over the other.
+    config.html_theme_options.setdefault("navbar_persistent", [])
+
+
+#: Markup of the page body that an accessibility audit (axe-core) fails, and what replaces it. myst-nb names
+#: the toggle of a hidden cell "Toggle hidden content" over its visible text ("Show code cell source"), and
+#: docutils marks bibliography entries with the deprecated role ``doc-biblioentry`` inside a ``role="list"``,
+#: which needs list items.
+BODY_FIXES = (
+    ('<summary aria-label="Toggle hidden content">', "<summary>"),
+    (' role="doc-biblioentry"', ' role="listitem"'),
+)
+
+
+def accessible_body(body: str) -> str:
+    """Return a page body with the markup of :data:`BODY_FIXES` replaced."""
+    for old, new in BODY_FIXES:
+        body = body.replace(old, new)
+    return body
 
 
 def _on_html_page_context(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
     body = context.get("body", "")
+    if body:
+        context["body"] = accessible_body(body)
     if FIGURE_MARKER in body:
         # Before MathJax (priority 500), so that the figures are wired before the page's math is typeset.
         app.add_js_file(f"{ASSET_FOLDER}/plotly.min.js", priority=400, loading_method="defer")
@@ -123,6 +154,7 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
         for priority, name in enumerate(scripts, start=401):
             app.add_js_file(f"{ASSET_FOLDER}/{name}", priority=priority, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
+        app.add_css_file(f"{ASSET_FOLDER}/{PRINT_ASSET}", media="print")
     if QUESTION_MARKER in body:
         app.add_js_file(f"{ASSET_FOLDER}/rope-viz-questions.js", priority=410, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-questions.css")
@@ -153,7 +185,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     assets = static / ASSET_FOLDER
     assets.mkdir(parents=True, exist_ok=True)
     shutil.copy2(plotly_js_path(), assets / "plotly.min.js")
-    for name in (*FIGURE_ASSETS, *QUESTION_ASSETS):
+    for name in (*FIGURE_ASSETS, PRINT_ASSET, *QUESTION_ASSETS):
         shutil.copy2(STATIC_DIRECTORY / name, assets / name)
     shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
 

@@ -415,6 +415,8 @@
       committed = { key: source.key(start), state: results[0] };
       shown = committed;
       drawnPlots.add(plot);
+      /* Screen readers meet the figure's name and readout, not every tick label (the tool buttons stay). */
+      plot.querySelectorAll(".main-svg").forEach(function (svg) { svg.setAttribute("aria-hidden", "true"); });
       plot.on("plotly_afterplot", afterPlot);
       afterPlot();
       later(reserveSpace);
@@ -470,6 +472,23 @@
     if (document.body) {
       observer.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
     }
+    /* Printing (rope-viz-print.css): the paper is light whatever the reader's mode (the observer redraws the
+       plots), and each plot is scaled to fit the printable width of A4 (570 px) and to leave the text of its
+       figure (about as tall as on screen) room on a Letter page (900 px). */
+    var html = document.documentElement;
+    var wasDark = false;
+    window.addEventListener("beforeprint", function () {
+      wasDark = html.dataset.theme === "dark";
+      if (wasDark) { html.dataset.theme = "light"; }
+      drawnPlots.forEach(function (plot) {
+        var text = plot.parentNode.offsetHeight - plot.offsetHeight;
+        var zoom = Math.min(1, 570 / plot.offsetWidth, (900 - text) / plot.offsetHeight);
+        plot.style.setProperty("--rope-viz-print-zoom", String(zoom));
+      });
+    });
+    window.addEventListener("afterprint", function () {
+      if (wasDark) { html.dataset.theme = "dark"; }
+    });
   }
 
   var watching = false;

@@ -80,7 +80,9 @@ const memory = (globalThis.__ropeVizLiveMemory ??= new WeakMap());
 function figureMarkup(model, start) {
   const ident = `rope-viz-live-${++figureCount}`;
   const title = model.get("title");
-  const root = element("figure", { class: "rope-viz-demo rope-viz-live", id: ident, "aria-label": title });
+  const root = element("figure", {
+    class: "rope-viz-demo rope-viz-live", id: ident, "aria-label": title, "aria-describedby": `${ident}-readout`,
+  });
   // JupyterLab and Notebook 7 would take arrow keys for moving between cells: they belong to the sliders.
   root.dataset.lmSuppressShortcuts = "true";
   const controls = element("div", { class: "rope-viz-controls" });
@@ -94,14 +96,14 @@ function figureMarkup(model, start) {
         type: "range", id: inputId, "data-control": String(k), min: "0", max: String(control.texts.length - 1),
         step: "1", value: String(start[k]), "aria-valuetext": text,
       }),
-      element("output", { for: inputId }, text),
+      element("output", { for: inputId, "aria-hidden": "true" }, text),
     );
     controls.append(row);
   });
   root.append(
     controls,
-    element("div", { class: "rope-viz-plot", role: "img", "aria-label": title }),
-    element("p", { class: "rope-viz-readout", "aria-live": "polite" }, model.get("readout")),
+    element("div", { class: "rope-viz-plot" }),
+    element("p", { class: "rope-viz-readout", id: `${ident}-readout`, "aria-live": "polite" }, model.get("readout")),
     element("p", { class: "rope-viz-status", role: "status" }),
   );
   return root;
