@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View, check_scenes
 from rope_viz.demos.clocks import MultiSpeedClocks
 
 
@@ -23,4 +23,4 @@ def all_demos() -> list[type[Demo]]:
     return sorted(found, key=lambda cls: cls.__name__)
 
 
-__all__ = ["Control", "Demo", "MultiSpeedClocks", "View", "all_demos"]
+__all__ = ["Control", "Demo", "MultiSpeedClocks", "Scene", "View", "all_demos", "check_scenes"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.clocks import BASES
 from rope_viz.frequencies import cos_sin_table, inv_freq
 
@@ -51,6 +51,30 @@ class AngleTable(Demo):
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
         Control("shown", "table of", (0, 1), 0, 0, 1, integer=True, choices=(0, 1), labels=SHOWN),
         Control("position", "outlined row m", SITE_POSITIONS, 6, 0, 127, unit="tokens", integer=True),
+    )
+    scenes = (
+        Scene(
+            "the cos table",
+            "The left-hand columns cycle from red through blue and back, while the right-hand columns stay "
+            "red from top to bottom.",
+            {},
+        ),
+        Scene(
+            "row zero",
+            "At position 0 every angle is zero, so the row below reads cos 1 and sin 0 for every pair.",
+            {"position": 0},
+        ),
+        Scene(
+            "the sin table",
+            "In the sin table the slowest pairs, whose angles stay small, give pale columns close to 0.",
+            {"shown": 1},
+        ),
+        Scene(
+            "raise the base",
+            "At base 1,000,000 fewer columns go through a full cycle: the change is among the slow pairs on "
+            "the right.",
+            {"base": 1_000_000},
+        ),
     )
 
     def base_figure(self) -> dict:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import abc
 import itertools
 import math
+import re
+import types
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,6 +122,45 @@ class View:
     readout: str = ""
 
 
+#: Longest caption a scene may have, in characters: one sentence that fits under a figure on a projector.
+MAX_CAPTION_LENGTH = 160
+#: Most words a scene's name may have.
+MAX_NAME_WORDS = 4
+# A full stop, question or exclamation mark followed by a space and a capital letter starts a new sentence.
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A named state of a demo, with one sentence saying what to look at in it.
+
+    A lecturer walks through a figure scene by scene; the site and the live widget both offer the scenes of a
+    demo as buttons that set its sliders.
+
+    Parameters
+    ----------
+    name : str
+        Short name in lower case, one to four words, e.g. ``"raise the base"``.
+    caption : str
+        One sentence, ending in a full stop, of at most ``MAX_CAPTION_LENGTH`` characters: what to look at.
+    values : mapping of str to float
+        Control name to value; every value must be one of that control's ``site_values``, so that the site has
+        precomputed the state. A control the scene does not name stays at its default.
+
+    """
+
+    name: str
+    caption: str
+    values: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # A read-only copy: a scene declared on a demo class must not change under it.
+        object.__setattr__(self, "values", types.MappingProxyType(dict(self.values)))
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.caption, tuple(sorted(self.values.items()))))
+
+
 class Demo(abc.ABC):
     """An interactive figure: controls, a base figure and a pure ``view`` function."""
 
@@ -126,6 +168,8 @@ class Demo(abc.ABC):
     title: str = ""
     #: The sliders, in display order.
     controls: tuple[Control, ...] = ()
+    #: Named states in the order a lecture walks through them; the first is usually the default state.
+    scenes: tuple[Scene, ...] = ()
 
     @abc.abstractmethod
     def base_figure(self) -> dict[str, Any]:
@@ -138,6 +182,42 @@ class Demo(abc.ABC):
     def defaults(self) -> dict[str, float]:
         """Return each control's default value, by name."""
         return {control.name: control.default for control in self.controls}
+
+    def scene_indices(self, scene: Scene) -> list[int]:
+        """Return, for each control in order, the index into its ``site_values`` of the scene's value.
+
+        A control the scene does not name keeps its default. Raises ``ValueError`` naming the demo, the scene
+        and the control for a control name the demo does not have, or a value that is not one of the
+        control's site values (the message gives the nearest one).
+        """
+        where = f"{type(self).__name__}, scene {scene.name!r}"
+        names = [control.name for control in self.controls]
+        unknown = sorted(set(scene.values) - set(names))
+        if unknown:
+            raise ValueError(f"{where}: no control named {unknown[0]!r} (the controls are {names})")
+        indices = []
+        for control in self.controls:
+            value = scene.values.get(control.name, control.default)
+            matches = [
+                k
+                for k, site_value in enumerate(control.site_values)
+                if math.isclose(site_value, value, rel_tol=1e-9, abs_tol=1e-12)
+            ]
+            if not matches:
+                nearest = min(control.site_values, key=lambda site_value: abs(site_value - value))
+                raise ValueError(
+                    f"{where}: control {control.name!r} = {value} is not one of its site values "
+                    f"(the nearest is {nearest})"
+                )
+            indices.append(matches[0])
+        return indices
+
+    def scene_values(self, scene: Scene) -> dict[str, float]:
+        """Return every control's value in the scene, by name: the scene's value or the control's default."""
+        return {
+            control.name: control.site_values[index]
+            for control, index in zip(self.controls, self.scene_indices(scene), strict=True)
+        }
 
     def initial_figure(self) -> dict[str, Any]:
         """Return the base figure with the default view applied: what a reader sees first."""
@@ -154,6 +234,68 @@ class Demo(abc.ABC):
         for path, value in view.layout.items():
             _set_path(figure["layout"], path, value)
         return figure
+
+
+def check_scenes(demo: Demo | type[Demo]) -> None:
+    """Check a demo's scenes, raising ``ValueError`` naming the demo, the scene and what is wrong.
+
+    Every scene must name only the demo's controls and give each one of its ``site_values``
+    (:meth:`Demo.scene_indices`); its name must be lower case, one to ``MAX_NAME_WORDS`` words, and unique
+    in the demo; its caption one sentence ending in a full stop, of at most ``MAX_CAPTION_LENGTH``
+    characters; and no two scenes may set the controls to the same state. A demo without scenes passes.
+
+    Parameters
+    ----------
+    demo : Demo or type of Demo
+        The demo to check (a class is instantiated first).
+
+    Raises
+    ------
+    ValueError
+        Naming the demo, the scene and, where one is at fault, the control.
+
+    Examples
+    --------
+    >>> from rope_viz.demos.clocks import MultiSpeedClocks
+    >>> check_scenes(MultiSpeedClocks)
+    >>> MultiSpeedClocks().scene_indices(MultiSpeedClocks.scenes[0])  # position 6, base 10,000, d = 64
+    [6, 2, 2]
+
+    """
+    if isinstance(demo, type):
+        demo = demo()
+    demo_name = type(demo).__name__
+    seen_names: set[str] = set()
+    seen_states: dict[tuple[int, ...], str] = {}
+    for scene in demo.scenes:
+        if not isinstance(scene, Scene):
+            raise ValueError(f"{demo_name}: scenes must be Scene objects, got {scene!r}")
+        where = f"{demo_name}, scene {scene.name!r}"
+        words = scene.name.split()
+        if not 1 <= len(words) <= MAX_NAME_WORDS or " ".join(words) != scene.name:
+            raise ValueError(f"{where}: a name is 1 to {MAX_NAME_WORDS} words separated by single spaces")
+        if scene.name != scene.name.lower():
+            raise ValueError(f"{where}: a name is in lower case")
+        if scene.name in seen_names:
+            raise ValueError(f"{where}: two scenes of one demo have this name")
+        seen_names.add(scene.name)
+        caption = scene.caption
+        if not caption.strip():
+            raise ValueError(f"{where}: the caption is empty")
+        if len(caption) > MAX_CAPTION_LENGTH:
+            raise ValueError(
+                f"{where}: the caption has {len(caption)} characters, more than {MAX_CAPTION_LENGTH}"
+            )
+        if caption != caption.strip() or "\n" in caption:
+            raise ValueError(f"{where}: the caption is one line without surrounding spaces")
+        if not caption.endswith(".") or caption.endswith(".."):
+            raise ValueError(f"{where}: the caption must end in a full stop")
+        if _SENTENCE_BREAK.search(caption):
+            raise ValueError(f"{where}: the caption must be one sentence")
+        state = tuple(demo.scene_indices(scene))
+        if state in seen_states:
+            raise ValueError(f"{where}: the same state as scene {seen_states[state]!r}")
+        seen_states[state] = scene.name
 
 
 def _set_path(target: dict[str, Any], path: str, value: Any) -> None:

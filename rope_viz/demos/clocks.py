@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.clock_face import dial_axes, dial_traces, xy
 from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import angles, inv_freq, wavelengths
@@ -67,6 +67,31 @@ class MultiSpeedClocks(Demo):
         Control("position", "position m", POSITIONS, 6, 0, 32768, unit="tokens", integer=True),
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
         Control("dim", "head size d", SITE_DIMS, 64, 16, 256, integer=True, choices=LIVE_DIMS),
+    )
+    scenes = (
+        Scene(
+            "the first tokens",
+            "At position 6 the fastest hand has nearly gone round once, while the slowest hands have hardly "
+            "left 0°.",
+            {},
+        ),
+        Scene(
+            "move to 100",
+            "At position 100 the blue hands have gone round many times, while the red hands are still close "
+            "to 0°.",
+            {"position": 100},
+        ),
+        Scene(
+            "raise the base",
+            "Raising the base leaves pair 0 where it was and slows every other hand, the slowest pairs most.",
+            {"position": 100, "base": 1_000_000},
+        ),
+        Scene(
+            "a larger head",
+            "A larger head adds hands between almost the same two ends: the longest wavelength grows only a "
+            "little.",
+            {"position": 100, "dim": 128},
+        ),
     )
 
     def base_figure(self) -> dict:

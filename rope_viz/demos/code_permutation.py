@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE, PLAIN, panel_title
 from rope_viz.figures.rounding import significant
 from rope_viz.permutation import attention_scores, interleaved_to_half_rows
@@ -100,6 +100,31 @@ class WeightPermutation(Demo):
             labels=SETUPS,
         ),
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
+    )
+    scenes = (
+        Scene(
+            "the conversion",
+            "With both matrices permuted, rotate_half computes exactly the trained score, and the "
+            "difference is zero.",
+            {},
+        ),
+        Scene(
+            "neither permuted",
+            "Without any permutation the score at offset 0 is still right, but it leaves the trained curve "
+            "as soon as query and key are apart.",
+            {"setup": 3},
+        ),
+        Scene(
+            "only w_q permuted",
+            "With only W_q permuted the score is wrong already at offset 0, before any rotation.",
+            {"setup": 1},
+        ),
+        Scene(
+            "the wrong head count",
+            "Permuting as if the layer had one head mixes rows of its two heads, and the score is off even "
+            "at offset 0.",
+            {"setup": 4},
+        ),
     )
 
     def base_figure(self) -> dict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE, PLAIN, reference_line
 from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq
@@ -59,6 +59,30 @@ class AnglePrecision(Demo):
         Control("held", "held in it", (0, 1), 0, 0, 1, integer=True, choices=(0, 1), labels=HELD_LABELS),
         Control("base", "base b", BASES, 500_000, 10_000, 1_000_000, log=True),
         Control("pair", "pair i (of d = 128)", PAIRS, 16, 0, DIM // 2 - 1, integer=True),
+    )
+    scenes = (
+        Scene(
+            "bfloat16 positions",
+            "With positions in bfloat16 the angle is exact up to position 256 and then at once a whole "
+            "token's turn off.",
+            {},
+        ),
+        Scene(
+            "float32 positions",
+            "In float32 every position up to a million is exact, so the error curve disappears.",
+            {"format": 2},
+        ),
+        Scene(
+            "float32 angles",
+            "Holding the angles rather than the positions in float32 brings the error back, far below the "
+            "turn between neighbours.",
+            {"format": 2, "held": 1},
+        ),
+        Scene(
+            "float16 positions",
+            "Float16 cannot hold a position past its largest number, so from there on the angle is infinite.",
+            {"format": 0},
+        ),
     )
 
     def base_figure(self) -> dict:

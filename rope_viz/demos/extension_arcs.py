@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import (
     FONT_SIZE,
     TARGET,
@@ -41,6 +41,30 @@ class TrainedArcs(Demo):
                 log=True, integer=True),
         Control("base", "base b", BASES, 10_000, 1_000, 10_000_000, log=True),
     )  # fmt: skip
+    scenes = (
+        Scene(
+            "four times longer",
+            "The shaded slow pairs turn less than once within L, and at four times that length they meet "
+            "angles never seen in training.",
+            {},
+        ),
+        Scene(
+            "llama 3's base",
+            "A base of 500,000 slows every pair but pair 0, so more pairs turn less than once within L.",
+            {"base": 500_000},
+        ),
+        Scene(
+            "a longer target",
+            "A longer target sends the slowest pairs further past their trained arcs, while the faster "
+            "shaded pairs already sweep the whole dial.",
+            {"target_length": 65_536},
+        ),
+        Scene(
+            "train longer",
+            "With the training length equal to the target, no pair meets an angle it has not seen.",
+            {"trained_length": 16_384},
+        ),
+    )
 
     def base_figure(self) -> dict:
         """Draw turns per pair (log scale) above, unseen angle per pair below, the partial pairs shaded."""

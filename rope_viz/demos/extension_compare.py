@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE, LLAMA3, NTK, PI, PLAIN, YARN, panel_title, significant
 from rope_viz.extension import compare_methods, unseen_angles, window_averaged_scores
 from rope_viz.frequencies import inv_freq
@@ -51,6 +51,30 @@ class MethodComparison(Demo):
                 integer=True),
         Control("base", "base b", BASES, 10_000, 1_000, 10_000_000, log=True),
     )  # fmt: skip
+    scenes = (
+        Scene(
+            "four times longer",
+            "At s = 4 every method slows the slowest pair four times, but only PI also slows pair 0.",
+            {},
+        ),
+        Scene(
+            "sixteen times longer",
+            "At s = 16 PI slows every pair sixteen times, while the other methods still leave pair 0 at its "
+            "trained speed.",
+            {"factor": 16},
+        ),
+        Scene(
+            "llama 3's base",
+            "At base 500,000 more pairs turn less than once within L, and the NTK-aware change leaves "
+            "almost all of them meeting new angles.",
+            {"factor": 16, "base": 500_000},
+        ),
+        Scene(
+            "a longer training",
+            "Trained on 32,768 tokens, far fewer pairs meet new angles at sL, even without any change.",
+            {"length": 32_768},
+        ),
+    )
 
     def base_figure(self) -> dict:
         """Slow-down per pair (log) above; score against distance (log distance) below."""

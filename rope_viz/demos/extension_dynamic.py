@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import DYNAMIC, FONT_SIZE, PLAIN, panel_title, significant, slowdown_trace
 from rope_viz.extension import dynamic_paper_scale
 from rope_viz.frequencies import inv_freq
@@ -40,6 +40,30 @@ class DynamicNtk(Demo):
     controls = (
         Control("seq_len", "sequence length l", SEQ_LENS, 8192, 1, 131072, unit="tokens", integer=True),
         Control("factor", "factor (transformers)", FACTORS, 2, 1, 16),
+    )
+    scenes = (
+        Scene(
+            "twice the length",
+            "At twice the training length, transformers' rule with factor 2 slows the slow pairs more than "
+            "the paper's rule does.",
+            {},
+        ),
+        Scene(
+            "within training",
+            "Up to the training length both rules keep plain RoPE, so short inputs run as in training.",
+            {"seq_len": 2048},
+        ),
+        Scene(
+            "eight times the length",
+            "At eight times the training length the base has grown much further, and the gap between the "
+            "two rules has widened.",
+            {"seq_len": 32_768},
+        ),
+        Scene(
+            "factor 1",
+            "With factor 1 transformers' rule is the paper's rule, and the two curves coincide.",
+            {"factor": 1},
+        ),
     )
 
     def base_figure(self) -> dict:

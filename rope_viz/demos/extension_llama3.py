@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import (
     CLASS_STYLE,
     FONT_SIZE,
@@ -81,6 +81,29 @@ class Llama3Blend(Demo):
         Control("length", "original length L", LENGTHS, 8192, 1024, 65536, unit="tokens", log=True,
                 integer=True),
     )  # fmt: skip
+    scenes = (
+        Scene(
+            "llama 3.1",
+            "Short wavelengths are kept, long ones slowed by the factor, and a few pairs in between are "
+            "blended.",
+            {},
+        ),
+        Scene(
+            "a larger factor",
+            "A larger factor slows the long-wavelength pairs more but moves neither edge.",
+            {"factor": 32},
+        ),
+        Scene(
+            "raise low_freq_factor",
+            "Raising low_freq_factor halves the long edge, so more pairs are slowed by the full factor.",
+            {"low": 2},
+        ),
+        Scene(
+            "raise high_freq_factor",
+            "Raising high_freq_factor halves the short edge, so fewer pairs are kept and the blend widens.",
+            {"high": 8},
+        ),
+    )
 
     def base_figure(self) -> dict:
         """Slow-down against the original wavelength (log) above; wavelengths per pair below."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import (
     CLASS_STYLE,
     FONT_SIZE,
@@ -104,6 +104,26 @@ class PresetBands(Demo):
             integer=True,
             choices=tuple(range(len(PRESET_ORDER))),
             labels=tuple(PRESET_LABELS[name] for name in PRESET_ORDER),
+        ),
+    )
+    scenes = (
+        Scene(
+            "llama 3.1",
+            "Llama 3.1 keeps its fast pairs, slows its slow pairs by the full factor and blends only a few "
+            "between.",
+            {},
+        ),
+        Scene(
+            "qwen2.5 with yarn",
+            "Qwen2.5's YaRN block blends more pairs than Llama 3.1, although its factor is smaller.",
+            {"preset": 5},
+        ),
+        Scene("llama 2", "Llama 2 has no scaling block: every pair turns as in plain RoPE.", {"preset": 0}),
+        Scene(
+            "phi-3.5 mini",
+            "Phi-3.5 mini's LongRoPE divisors for long inputs are searched rather than derived, and they "
+            "leave no pair untouched.",
+            {"preset": 8},
         ),
     )
 

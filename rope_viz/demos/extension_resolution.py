@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.clock_face import dial_axes, dial_traces, xy
 from rope_viz.demos.extension_style import FONT_SIZE, NTK, PI, PLAIN, panel_title, significant
 from rope_viz.extension import neighbour_angles
@@ -31,6 +31,26 @@ class InterpolationResolution(Demo):
     controls = (
         Control("factor", "scale factor s", FACTORS, 8, 1, 64, log=True),
         Control("pair", "pair i", PAIRS, 0, 0, DIM // 2 - 1, integer=True),
+    )
+    scenes = (
+        Scene(
+            "the fastest pair",
+            "Under PI the first eight tokens of pair 0 fit in less than one trained step, while the "
+            "NTK-aware ring keeps plain RoPE's.",
+            {},
+        ),
+        Scene("no stretch", "With s = 1 the three rings coincide: nothing is interpolated.", {"factor": 1}),
+        Scene(
+            "the slowest pair",
+            "For the slowest pair the NTK-aware base change slows the step by the full factor, just as PI "
+            "does.",
+            {"pair": 63},
+        ),
+        Scene(
+            "stretch by 32",
+            "At s = 32 PI packs the eight tokens of pair 0 into a narrow wedge of its dial.",
+            {"factor": 32},
+        ),
     )
 
     def base_figure(self) -> dict:

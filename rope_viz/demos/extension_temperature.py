@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE, PLAIN, YARN, panel_title, reference_line, significant
 from rope_viz.temperature import attention_entropy, best_key_weight, restoring_factor, yarn_logit_factor
 
@@ -39,6 +39,30 @@ class YarnTemperature(Demo):
     controls = (
         Control("factor", "scale factor s", FACTORS, 16, 1, 128, log=True),
         Control("gap", "logit gap of the best key", GAPS, 5, 0.5, 16),
+    )
+    scenes = (
+        Scene(
+            "a gap of 5",
+            "Among sixteen times as many keys the best key keeps only a small part of its weight, and "
+            "YaRN's factor more than restores it.",
+            {},
+        ),
+        Scene(
+            "a small gap",
+            "At a gap of 2 YaRN's factor gives back only part of the weight the best key lost.",
+            {"gap": 2},
+        ),
+        Scene(
+            "a large gap",
+            "At a gap of 12 YaRN's factor gives the best key almost all the attention, more than it had "
+            "among L keys.",
+            {"gap": 12},
+        ),
+        Scene(
+            "no extension",
+            "With s = 1 there are no extra keys and YaRN's factor is 1, so nothing changes.",
+            {"factor": 1},
+        ),
     )
 
     def base_figure(self) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import (
     CLASS_STYLE,
     FONT_SIZE,
@@ -60,6 +60,31 @@ class YarnBands(Demo):
         Control("beta_fast", "beta_fast", BETA_FAST, 32, 2, 128, log=True),
         Control("beta_slow", "beta_slow", BETA_SLOW, 1, 0.25, 2),
     )  # fmt: skip
+    scenes = (
+        Scene(
+            "three bands",
+            "The fast pairs are untouched, the slowest are slowed by s, and a blended band lies between "
+            "them.",
+            {},
+        ),
+        Scene(
+            "raise beta_fast",
+            "Raising beta_fast widens the blend towards pair 0, while the interpolated pairs stay the same.",
+            {"beta_fast": 64},
+        ),
+        Scene(
+            "raise beta_slow",
+            "Raising beta_slow moves the other edge: more pairs are slowed by the full factor, and the "
+            "blend narrows.",
+            {"beta_slow": 2},
+        ),
+        Scene(
+            "stretch by 64",
+            "A larger factor moves neither edge but slows the slow pairs more and raises the factor on the "
+            "logits.",
+            {"factor": 64},
+        ),
+    )
 
     def base_figure(self) -> dict:
         """Three stacked panels: turns per pair, slow-down per pair, temperature against ``s``."""

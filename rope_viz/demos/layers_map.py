@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE
 from rope_viz.presets import get, load_layers
 from rope_viz.scaling import RopeScaling, attention_layer_types
@@ -277,6 +277,31 @@ class LayerMap(Demo):
             integer=True,
             choices=tuple(range(len(MODEL_ORDER))),
             labels=tuple(MODEL_LABELS[name] for name in MODEL_ORDER),
+        ),
+    )
+    scenes = (
+        Scene(
+            "gemma 3",
+            "In Gemma 3 the red marks sit at almost the same height in the sliding and the global layers; "
+            "the colours differ, not the marks.",
+            {},
+        ),
+        Scene(
+            "gemma 4",
+            "Gemma 4's global layers rotate only the fastest quarter of their head, and the rest of it is "
+            "light grey.",
+            {"model": 1},
+        ),
+        Scene(
+            "gpt-oss",
+            "gpt-oss gives every layer the same RoPE, yet its marks alternate, because its sliding layers "
+            "see only a short window.",
+            {"model": 2},
+        ),
+        Scene(
+            "llama 4 scout",
+            "Llama 4 Scout leaves every fourth layer without RoPE: the dark grey columns.",
+            {"model": 3},
         ),
     )
 

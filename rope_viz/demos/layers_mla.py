@@ -14,7 +14,7 @@ import functools
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE, LONGROPE, NTK, PLAIN, significant
 from rope_viz.mla import MLAWeights, mla_score, random_mla_weights
 
@@ -103,6 +103,25 @@ class MLAScoreSplit(Demo):
             choices=ROPE_DIMS,
         ),
         Control("key", "key", (0, 1, 2), 0, 0, 2, integer=True, choices=(0, 1, 2), labels=KEYS),
+    )
+    scenes = (
+        Scene(
+            "a wide slice",
+            "The content part stays flat at every distance, and all the swing of the score comes from the "
+            "rotated slice.",
+            {},
+        ),
+        Scene(
+            "a narrow slice",
+            "Narrowing the rotated slice to 8 dimensions leaves the content part as it was and shrinks the "
+            "swing of the score.",
+            {"rope_dim": 8},
+        ),
+        Scene(
+            "another key",
+            "Token B has another content part, flat again, and a swing of its own from the rotated slice.",
+            {"key": 1},
+        ),
     )
 
     def base_figure(self) -> dict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import FONT_SIZE, PLAIN, YARN, band_shape, reference_line, significant
 from rope_viz.demos.layers_map import first_slow_pair, slot_wavelengths
 from rope_viz.scaling import from_config
@@ -91,6 +91,31 @@ class PartialRotary(Demo):
         Control("base", "base b", BASES, 1_000_000.0, 1_000.0, 10_000_000.0, log=True),
         Control(
             "length", "training length L", LENGTHS, 8192, 1024, 262144, unit="tokens", log=True, integer=True
+        ),
+    )
+    scenes = (
+        Scene(
+            "a quarter rotated",
+            "With a quarter of the head rotated, the GPT-NeoX reading reaches very long wavelengths, while "
+            "the proportional one keeps only fast pairs.",
+            {},
+        ),
+        Scene(
+            "half rotated",
+            "Raising p uncovers more of plain RoPE's line on the proportional curve, which itself does not "
+            "move.",
+            {"fraction": 0.5},
+        ),
+        Scene(
+            "the whole head",
+            "At p = 1 both readings rotate every pair and coincide with plain RoPE.",
+            {"fraction": 1.0},
+        ),
+        Scene(
+            "phi-2's head",
+            "Phi-2's head, which its code reads the GPT-NeoX way, keeps rotated pairs that turn less than "
+            "once within its training length.",
+            {"head_dim": 80, "fraction": 0.4, "base": 10000.0, "length": 2048},
         ),
     )
 

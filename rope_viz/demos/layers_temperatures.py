@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.attention_temperatures import LOGIT_MULTIPLIER_LABELS, logit_multipliers
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import (
     FONT_SIZE,
     LLAMA3,
@@ -83,6 +83,32 @@ class TemperatureFamily(Demo):
             unit="tokens",
             log=True,
             integer=True,
+        ),
+    )
+    scenes = (
+        Scene(
+            "as configured",
+            "As configured, the YaRN, LongRoPE and DeepSeek-V3 factors are flat, since each model runs with "
+            "one scale at every position.",
+            {},
+        ),
+        Scene(
+            "a short input",
+            "At position 1,024 the three factors that follow the position are still 1, while the flat ones "
+            "already sharpen the logits.",
+            {"position": 1024.0},
+        ),
+        Scene(
+            "sized to m",
+            "With the scale sized to each position, the first three factors grow with m instead of staying "
+            "flat.",
+            {"sized": 1},
+        ),
+        Scene(
+            "far out",
+            "At the right edge, with the scale sized to the position, DeepSeek-V3's factor is the largest "
+            "of the six.",
+            {"sized": 1, "position": 8388608.0},
         ),
     )
 

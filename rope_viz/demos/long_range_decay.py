@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq, wavelengths
 from rope_viz.long_range import (
@@ -53,6 +53,25 @@ class DecayBound(Demo):
     controls = (
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
         Control("dim", "head size d", SITE_DIMS, 128, 16, 256, integer=True, choices=LIVE_DIMS),
+    )
+    scenes = (
+        Scene(
+            "roformer's bound",
+            "The bound falls from its value at distance 0 but rises again and again, so it never decays "
+            "smoothly.",
+            {},
+        ),
+        Scene(
+            "a small base",
+            "A base of 100 lowers the bound at every distance: the walk curls up sooner.",
+            {"base": 100},
+        ),
+        Scene(
+            "a large base",
+            "A base of 1,000,000 raises the bound at every distance, and the rises remain.",
+            {"base": 1_000_000},
+        ),
+        Scene("a smaller head", "A smaller head starts the bound lower, at (d/2 + 1)/2.", {"dim": 32}),
     )
 
     def base_figure(self) -> dict:
@@ -188,6 +207,26 @@ class ScoreVsDistance(Demo):
     controls = (
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
         Control("dim", "head size d", SITE_DIMS, 128, 16, 256, integer=True, choices=LIVE_DIMS),
+    )
+    scenes = (
+        Scene(
+            "base 10,000",
+            "For k = q the mean score decays with distance, while independent vectors keep mean 0 and the "
+            "same spread at every distance.",
+            {},
+        ),
+        Scene(
+            "llama 3's base",
+            "Raising the base to 500,000 stretches the decay: the mean for k = q halves several times "
+            "farther away.",
+            {"base": 500_000},
+        ),
+        Scene(
+            "a small base",
+            "At base 100 the mean for k = q halves within a few tokens, and even the slowest pair turns "
+            "within a thousand.",
+            {"base": 100},
+        ),
     )
 
     def base_figure(self) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.clocks import HAND_COLORSCALE
 from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq
@@ -46,6 +46,38 @@ class PartialSumWalk(Demo):
     controls = (
         Control("distance", "distance r", DISTANCES, 16, 0, 256, unit="tokens", integer=True),
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
+    )
+    scenes = (
+        Scene(
+            "a straight walk",
+            "At distance 0 every arrow is 1, so the walk runs straight along the real axis and every bar is "
+            "as tall as it can be.",
+            {"distance": 0},
+        ),
+        Scene(
+            "sixteen tokens apart",
+            "The fast blue steps already point different ways, while the red steps of the slow pairs still "
+            "point almost the same way.",
+            {},
+        ),
+        Scene(
+            "a knot at 256",
+            "At 256 tokens the fast pairs curl into a knot near the origin, the slow tail walks off almost "
+            "straight, and the mean falls.",
+            {"distance": 256},
+        ),
+        Scene(
+            "a small base",
+            "At base 100 every step has turned by more than a radian, so the whole walk curls up close to "
+            "the origin.",
+            {"distance": 256, "base": 100},
+        ),
+        Scene(
+            "a large base",
+            "At base 1,000,000 a longer straight tail remains, and the walk ends farther from the origin "
+            "than at base 10,000.",
+            {"distance": 256, "base": 1_000_000},
+        ),
     )
 
     def base_figure(self) -> dict:

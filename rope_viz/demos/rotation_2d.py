@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.rotation import rotate
 from rope_viz.scores import score, score_matrix
 
@@ -68,6 +68,29 @@ class Rotation2D(Demo):
         Control("m", "query position m", POSITIONS, 5, 0, 12, unit="tokens", integer=True),
         Control("n", "key position n", POSITIONS, 2, 0, 12, unit="tokens", integer=True),
         Control("theta", "frequency θ", THETAS, 0.25, 0.01, 3.14, unit="rad/token"),
+    )
+    scenes = (
+        Scene(
+            "the start",
+            "The query has turned by 5θ and the key by 2θ, and the bar is the dot product of the two arrows.",
+            {},
+        ),
+        Scene(
+            "move both on",
+            "Both arrows turn one step further, so the angle between them and the bar stay as they were.",
+            {"m": 6, "n": 3},
+        ),
+        Scene(
+            "swap the positions",
+            "Exchanging m and n flips the sign of the offset, and the score changes.",
+            {"m": 2, "n": 5},
+        ),
+        Scene(
+            "a faster pair",
+            "A larger θ makes the diagonal stripes of the map narrower, since the score changes faster with "
+            "m − n.",
+            {"theta": 1.0},
+        ),
     )
 
     def base_figure(self) -> dict:
@@ -312,6 +335,26 @@ class SignConvention(Demo):
             "sign_k", "k turns by", (-1, 1), 1, -1, 1, integer=True, choices=(-1, 1), labels=("−nθ", "+nθ")
         ),
         Control("theta", "frequency θ", (0.25, 0.5, 1.0), 0.5, 0.01, 3.14, unit="rad/token"),
+    )
+    scenes = (
+        Scene(
+            "both forward",
+            "With q and k turning the same way the map is constant along every diagonal, and the green "
+            "curve is flat.",
+            {},
+        ),
+        Scene(
+            "mixed signs",
+            "Turning k backwards makes the colour constant along the anti-diagonals instead, and the green "
+            "curve swings as the pair moves.",
+            {"sign_k": -1},
+        ),
+        Scene(
+            "both backward",
+            "Turning both backwards gives a flat curve again, on the standard map mirrored across its main "
+            "diagonal.",
+            {"sign_q": -1, "sign_k": -1},
+        ),
     )
 
     def scores(self, sign_q: int, sign_k: int, theta: float, m: np.ndarray, n: np.ndarray) -> np.ndarray:

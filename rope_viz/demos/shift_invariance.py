@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.mistakes import sincos_product_score_matrix
 from rope_viz.position_schemes import sinusoidal_embeddings
 from rope_viz.scores import score_matrix
@@ -64,6 +64,35 @@ class ShiftInvariance(Demo):
     controls = (
         Control("scheme", "scheme", (0, 1, 2), 0, 0, 2, integer=True, choices=(0, 1, 2), labels=SHORT_NAMES),
         Control("shift", "shift t of both positions", SHIFTS, 0, 0, 5000, unit="tokens", integer=True),
+    )
+    scenes = (
+        Scene(
+            "rope at shift 0",
+            "Under RoPE every diagonal of the grid holds one colour, so the lower panel shows a single "
+            "score per offset.",
+            {},
+        ),
+        Scene(
+            "rope shifted far",
+            "Shifted by 5,000 tokens, RoPE's grid and its highlighted score are exactly those of shift 0.",
+            {"shift": 5000},
+        ),
+        Scene(
+            "added pe",
+            "With sinusoidal vectors added to q and k, the cells of one offset scatter into a cloud.",
+            {"scheme": 1},
+        ),
+        Scene(
+            "added pe shifted",
+            "Shifting the added-PE pair moves its highlighted score far from its value at shift 0.",
+            {"scheme": 1, "shift": 5000},
+        ),
+        Scene(
+            "sin/cos product",
+            "The element-wise sin/cos product is not relative either: its highlighted score moves with the "
+            "shift too.",
+            {"scheme": 2, "shift": 5000},
+        ),
     )
 
     def __init__(self) -> None:
@@ -224,6 +253,24 @@ class SinusoidalTerms(Demo):
     title = "Added sinusoidal embeddings: which terms of the score move when both positions shift?"
     controls = (
         Control("shift", "shift t of both positions", SHIFTS, 0, 0, 5000, unit="tokens", integer=True),
+    )
+    scenes = (
+        Scene(
+            "no shift",
+            "The added-PE score of the pair (10, 4) splits into a content term, two cross terms and a "
+            "position term.",
+            {},
+        ),
+        Scene(
+            "shift by 100",
+            "The content term and the position term stay on their marks, while the two cross terms move.",
+            {"shift": 100},
+        ),
+        Scene(
+            "far along",
+            "Far along, the cross terms have moved the score by more than the whole content term.",
+            {"shift": 5000},
+        ),
     )
 
     def __init__(self) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.extension_style import pair_range, reference_line
 from rope_viz.demos.vision_style import (
     AXIS_COLORS,
@@ -110,6 +110,26 @@ class PairAxes(Demo):
             QWEN3_VL_BASE,
             choices=BASES,
             labels=BASE_LABELS,
+        ),
+    )
+    scenes = (
+        Scene(
+            "chunks",
+            "In Qwen2.5-VL's chunks all the fast pairs follow time, and the fastest width pair hardly turns "
+            "across an image.",
+            {},
+        ),
+        Scene(
+            "interleaved",
+            "Interleaved, every axis gets fast pairs: Qwen3-VL's fastest width pair turns several times "
+            "across the image.",
+            {"layout": 1, "base": 5000000.0},
+        ),
+        Scene(
+            "a smaller base",
+            "A base of 10⁴ speeds every pair up, but the chunks still leave the width only the slowest "
+            "pairs.",
+            {"base": 10000.0},
         ),
     )
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.axial import axial_frequencies, axial_inv_freq, expected_axial_patch_self_scores
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.vision_style import (
     AXIS_COLORS,
     FONT_SIZE,
@@ -187,6 +187,38 @@ class PatchScoreMap(Demo):
         ),
         Control("row", "query row r", QUERY_STEPS, 4, 0, GRID[0] - 1, integer=True),
         Control("col", "query column c", QUERY_STEPS, 6, 0, GRID[1] - 1, integer=True),
+    )
+    scenes = (
+        Scene(
+            "axial",
+            "Under 2-D axial RoPE the score is highest at the query patch and falls off with the row and "
+            "column offsets.",
+            {},
+        ),
+        Scene(
+            "move the query",
+            "Moving the query moves the pattern without changing its shape: its diagonal neighbour scores "
+            "the same.",
+            {"row": 12, "col": 2},
+        ),
+        Scene(
+            "rope-mixed",
+            "RoPE-Mixed turns every direction by 45°, so its diagonal neighbour scores differently from the "
+            "axial one.",
+            {"scheme": 1},
+        ),
+        Scene(
+            "m-rope chunks",
+            "Under M-RoPE's chunks every patch scores almost as high as the query itself: the height and "
+            "width pairs are too slow.",
+            {"scheme": 2},
+        ),
+        Scene(
+            "m-rope interleaved",
+            "Interleaved, M-RoPE gives height and width fast pairs, and the score falls off across the grid "
+            "again.",
+            {"scheme": 3},
+        ),
     )
 
     def __init__(self) -> None:

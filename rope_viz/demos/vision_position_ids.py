@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.vision_style import AXIS_COLORS, AXIS_NAMES, FONT_SIZE, SEGMENT_FILLS
 from rope_viz.mrope import Image, Text, Video, position_ids
 
@@ -94,6 +94,26 @@ class MixedSequenceIds(Demo):
             integer=True,
             choices=(0, 1),
             labels=RESUME_LABELS,
+        ),
+    )
+    scenes = (
+        Scene(
+            "the image",
+            "The text after the image resumes one past the image's largest id, not one past its last token "
+            "in the sequence.",
+            {},
+        ),
+        Scene(
+            "a longer video",
+            "With six frames the video's time ids run past its spatial ids, and the paper's rule starts the "
+            "final text after all of them.",
+            {"frames": 6},
+        ),
+        Scene(
+            "transformers' rule",
+            "Under transformers 5.23's rule the final text starts at the video's start plus its side, on "
+            "ids the last frames already hold.",
+            {"frames": 6, "resume": 1},
         ),
     )
 

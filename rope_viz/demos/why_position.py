@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.attention import ToyHead
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.position_schemes import LearnedAbsolute, PositionScheme, alibi_bias, alibi_slopes, all_schemes
 from rope_viz.rotation import rotate
 from rope_viz.scores import relative_scores
@@ -62,6 +62,36 @@ class ShiftTheSentence(Demo):
         Control("shift", "shift t", SHIFTS, 0, 0, 1000, unit="tokens", integer=True),
         Control(
             "swap", "swap dog ↔ man", (0, 1), 0, 0, 1, integer=True, choices=(0, 1), labels=("no", "yes")
+        ),
+    )
+    scenes = (
+        Scene(
+            "the sentence",
+            "Each panel holds the logits of the same five words at positions 0 to 4, under one position "
+            "scheme each.",
+            {},
+        ),
+        Scene(
+            "shift by 20",
+            "T5, ALiBi and RoPE keep every logit, while the learned and sinusoidal panels change.",
+            {"shift": 20},
+        ),
+        Scene(
+            "past the table",
+            "The learned panel goes blank: its last word now sits at position 32, and the table has no "
+            "vector for it.",
+            {"shift": 28},
+        ),
+        Scene(
+            "far along",
+            "A thousand tokens along, T5, ALiBi and RoPE still report no change in any logit.",
+            {"shift": 1000},
+        ),
+        Scene(
+            "swap the words",
+            "With dog and man swapped, the panel without position shows the same numbers as before, moved "
+            "to other cells.",
+            {"swap": 1},
         ),
     )
 
@@ -226,6 +256,26 @@ class ContentPicksTheDistance(Demo):
             slopes[-1],
             choices=slopes,
             labels=tuple(f"1/{round(1 / slope)}" for slope in slopes),
+        ),
+    )
+    scenes = (
+        Scene(
+            "key turned by 10",
+            "RoPE's score peaks at distance 10, where the key's turn cancels the query's, while ALiBi's "
+            "logit is highest at distance 0.",
+            {},
+        ),
+        Scene(
+            "key turned by 25",
+            "RoPE's peak follows the content to distance 25 and is exactly as high as before, the query's "
+            "squared length.",
+            {"r0": 25},
+        ),
+        Scene(
+            "the flattest slope",
+            "Even with ALiBi's flattest slope its highest logit stays at distance 0: a smaller slope only "
+            "flattens the line.",
+            {"r0": 25, "slope": 0.00390625},
         ),
     )
 
