@@ -842,3 +842,25 @@ def test_angle_precision_scenes():
     theta, number_format, held = setting("float16 positions")
     _, worst = worst_errors_by_position(MAX_POSITION, theta, number_format, held=held, samples_per_bin=400)
     assert np.isinf(worst).any() and np.isfinite(worst[0])
+
+
+@pytest.mark.parametrize("demo_class", rope_viz.demos.all_demos(), ids=lambda cls: cls.__name__)
+def test_the_site_payload_and_the_live_widget_carry_every_scene_at_its_values(demo_class):
+    """The site's figure and the live widget name the same scenes, and each of their slider indices points
+    at the scene's value: in the site's steps and in the live widget's finer steps."""
+    from rope_viz.figures.static import build_payload
+    from rope_viz.widgets.live import live_widget
+
+    demo = demo_class()
+    payload = build_payload(demo)
+    widget = live_widget(demo)
+    assert [scene["name"] for scene in payload["scenes"]] == [scene.name for scene in demo.scenes]
+    assert [scene["name"] for scene in widget.scenes] == [scene.name for scene in demo.scenes]
+    for scene, site, live in zip(demo.scenes, payload["scenes"], widget.scenes, strict=True):
+        values = list(demo.scene_values(scene).values())
+        assert site["caption"] == live["caption"] == scene.caption
+        steps = zip(demo.controls, site["indices"], strict=True)
+        site_values = [control.site_values[k] for control, k in steps]
+        live_values = [grid[k] for grid, k in zip(widget.grids, live["indices"], strict=True)]
+        assert site_values == values
+        assert live_values == pytest.approx(values)

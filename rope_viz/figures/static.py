@@ -66,7 +66,8 @@ def build_payload(demo: Demo) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``figure`` (initial Plotly figure), ``controls`` (label, value texts, default index), ``strides``
+        ``figure`` (initial Plotly figure), ``controls`` (label, value texts, default index), ``scenes``
+        (name, caption and slider indices of each of the demo's scenes), ``strides``
         (state index = sum of slider index times stride), ``states`` and the shared ``arrays`` table.
 
     """
@@ -92,10 +93,15 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         }
         for control in demo.controls
     ]
+    scenes = [
+        {"name": scene.name, "caption": scene.caption, "indices": demo.scene_indices(scene)}
+        for scene in demo.scenes
+    ]
     return {
         "title": demo.title,
         "figure": figure,
         "controls": controls,
+        "scenes": scenes,
         "strides": strides,
         "states": states,
         "arrays": table.arrays,

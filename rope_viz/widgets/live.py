@@ -118,6 +118,8 @@ class LiveFigure(anywidget.AnyWidget):
     title = traitlets.Unicode().tag(sync=True)
     figure = traitlets.Dict().tag(sync=True)
     controls = traitlets.List().tag(sync=True)
+    #: The demo's scenes: name, caption and the index of each slider's value in its live steps.
+    scenes = traitlets.List().tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     readout = traitlets.Unicode().tag(sync=True)
     #: How many states the browser asks for at once along a slider: what the kernel answers with.
@@ -148,11 +150,26 @@ class LiveFigure(anywidget.AnyWidget):
             title=demo.title,
             figure=self._states.figure,
             controls=controls if sliders else [],
+            scenes=self._scenes() if sliders else [],
             state=initial,
             readout=self._last_view.readout,
         )
         self._sliders = sliders
         self.on_msg(self._on_message)
+
+    def _scenes(self) -> list[dict[str, Any]]:
+        """Return the demo's scenes for the front end, each value located in its slider's live steps."""
+        return [
+            {
+                "name": scene.name,
+                "caption": scene.caption,
+                "indices": [
+                    grid.index(float(value))
+                    for grid, value in zip(self.grids, self.demo.scene_values(scene).values(), strict=True)
+                ],
+            }
+            for scene in self.demo.scenes
+        ]
 
     @property
     def last_view(self) -> View:

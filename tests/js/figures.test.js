@@ -71,3 +71,42 @@ test("setPath writes a dotted layout path, creating objects and arrays on the wa
   assert.deepEqual(plain(target), { xaxis: { range: [0, 1], title: { text: "m" } }, shapes: [null, { x0: 5 }] });
   assert.ok(Array.isArray(target.shapes));
 });
+
+const CONTROLS = [
+  { name: "position", values: [0, 1, 2, 5, 10] },
+  { name: "base", values: [100, 10000, 1000000] },
+];
+
+test("figureKey names a figure by its title, and a second one of the same title apart", () => {
+  assert.equal(figures.figureKey("Multi-speed clocks (θ per pair)", []), "multi-speed-clocks-per-pair");
+  assert.equal(figures.figureKey("Clocks", ["clocks"]), "clocks-2");
+  assert.equal(figures.figureKey("Clocks", ["clocks", "clocks-2"]), "clocks-3");
+  assert.equal(figures.figureKey("", []), "figure");
+  assert.equal(figures.figureKey("θ", []), "figure");
+});
+
+test("formatState writes each control's name and value, and parseState reads them back", () => {
+  const text = figures.formatState(CONTROLS, [3, 2]);
+  assert.equal(text, "position:5,base:1000000");
+  assert.deepEqual(plain(figures.parseState(text, CONTROLS, [0, 1])), [3, 2]);
+  for (let i = 0; i < 5; i++) {
+    for (let j = 0; j < 3; j++) {
+      const round = figures.parseState(figures.formatState(CONTROLS, [i, j]), CONTROLS, [0, 0]);
+      assert.deepEqual(plain(round), [i, j]);
+    }
+  }
+});
+
+test("parseState snaps a value between steps to the nearer and keeps unnamed controls at their defaults", () => {
+  assert.deepEqual(plain(figures.parseState("position:6", CONTROLS, [1, 1])), [3, 1]);
+  assert.deepEqual(plain(figures.parseState("position:8", CONTROLS, [1, 1])), [4, 1]);
+  assert.deepEqual(plain(figures.parseState("position:-3,base:1e9", CONTROLS, [1, 1])), [0, 2]);
+  assert.deepEqual(plain(figures.parseState("base:1e4", CONTROLS, [2, 0])), [2, 1]);
+});
+
+test("parseState gives nothing for a malformed text or an unknown control", () => {
+  for (const text of [null, "", "position", "position:", "position:abc", "size:3", "position:1,,base:100",
+    "position:1;base:100", "position:Infinity", ":3"]) {
+    assert.equal(figures.parseState(text, CONTROLS, [0, 0]), null, String(text));
+  }
+});

@@ -476,3 +476,33 @@ def test_harness_drives_a_contract_figure(jupyter, browser):
         page.close()
         jupyter.shutdown_kernels()
     assert not problems, "\n".join(problems)
+
+
+def test_a_scene_button_sets_the_live_sliders_and_the_kernel_draws_the_scene(jupyter, open_notebook):
+    """In the real client, each scene button of a live figure sets every slider to the scene's step (the
+    live widget's own steps), the kernel sends that state and the figure draws it, and the caption shows."""
+    from rope_viz.demos import MultiSpeedClocks
+    from rope_viz.widgets.live import live_widget
+
+    scenes = live_widget(MultiSpeedClocks()).scenes
+    page = open_notebook(ROOT / "notebooks" / "03_multi_speed_clocks.ipynb")
+    problems = _check_run(page.run_all(), "Run All")
+    figures = page.figures()
+    assert figures and not problems, problems
+    selector = figures[0].selector
+    page.bring_into_view(selector)
+    root = page.page.locator(selector)
+    buttons = root.locator(".rope-viz-scenes button")
+    names = [buttons.nth(k).inner_text() for k in range(buttons.count())]
+    assert names == [scene["name"] for scene in scenes]
+    for k, scene in enumerate(scenes):
+        buttons.nth(k).click()
+        key = ",".join(str(index) for index in scene["indices"])
+        page.page.wait_for_function(
+            "([el, key]) => el.dataset.state === key", arg=[root.element_handle(), key], timeout=15_000
+        )
+        sliders = root.locator("input[type=range]")
+        assert [int(sliders.nth(j).input_value()) for j in range(sliders.count())] == scene["indices"]
+        assert root.locator(".rope-viz-scene-caption").inner_text() == scene["caption"]
+        assert root.locator(".rope-viz-scenes button[aria-pressed=true]").inner_text() == scene["name"]
+    assert not page.log.errors(_allowed(jupyter.frontend)), page.log.errors(_allowed(jupyter.frontend))

@@ -251,12 +251,70 @@ def _check_every_slider_changes_the_plot(page, relative: str, tally: dict[str, l
             assert figure.locator("output").nth(slider_index).inner_text() != output_before
 
 
+SCENES = """
+i => {
+  const figure = document.querySelectorAll('figure.rope-viz-demo')[i];
+  const payload = JSON.parse(figure.querySelector('script.rope-viz-payload').textContent);
+  return {scenes: payload.scenes, strides: payload.strides, readouts: payload.states.map(state => state.r)};
+}
+"""
+
+
+def _check_scenes(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """Every figure shows a button per scene; pressing one (by keyboard) sets every slider to the scene's
+    step, draws that state, shows the caption and marks that button alone as pressed; a slider moved off
+    the scene clears the caption."""
+    for figure_index in range(page.locator("figure.rope-viz-demo").count()):
+        figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+        figure.scroll_into_view_if_needed()
+        data = page.evaluate(SCENES, figure_index)
+        buttons = figure.locator(".rope-viz-scenes button")
+        where = f"{relative} figure {figure_index}"
+        assert data["scenes"], f"{where} has no scenes"
+        assert buttons.count() == len(data["scenes"]), where
+        sliders = figure.locator("input[type=range]")
+        for scene_index, scene in enumerate(data["scenes"]):
+            button = buttons.nth(scene_index)
+            assert button.inner_text() == scene["name"], where
+            button.focus()
+            page.keyboard.press("Enter")
+            strides = zip(scene["indices"], data["strides"], strict=True)
+            key = str(sum(index * stride for index, stride in strides))
+            page.wait_for_function(
+                "([el, key]) => el.dataset.state === key", arg=[figure.element_handle(), key], timeout=5_000
+            )
+            values = [int(sliders.nth(k).input_value()) for k in range(sliders.count())]
+            assert values == scene["indices"], f"{where}, scene {scene['name']!r}: sliders at {values}"
+            assert figure.locator(".rope-viz-readout").inner_text() == data["readouts"][int(key)]
+            assert figure.locator(".rope-viz-scene-caption").inner_text() == scene["caption"]
+            pressed = [buttons.nth(k).get_attribute("aria-pressed") for k in range(buttons.count())]
+            assert pressed.count("true") == 1 and pressed[scene_index] == "true", f"{where}: {pressed}"
+        # Off the scene: a slider step (to a state no scene names) clears the caption.
+        last = data["scenes"][-1]["indices"]
+        named = {tuple(scene["indices"]) for scene in data["scenes"]}
+        for k in range(sliders.count()):
+            maximum = int(sliders.nth(k).get_attribute("max"))
+            for value in range(maximum + 1):
+                moved = list(last)
+                moved[k] = value
+                if tuple(moved) not in named:
+                    sliders.nth(k).focus()
+                    sliders.nth(k).fill(str(value))
+                    assert figure.locator(".rope-viz-scene-caption").inner_text() == "", where
+                    assert figure.locator(".rope-viz-scenes button[aria-pressed=true]").count() == 0, where
+                    break
+            else:
+                continue
+            break
+
+
 #: The checks of a chapter page, in the order they run on it, each with its subtest's name. Each takes the
 #: page, its path in the site and the tally of the steps drawn directly, redrawn by Plotly and on a canvas.
 CHAPTER_CHECKS = (
     ("steps drawn directly match Plotly's drawing", _check_steps_drawn_directly),
     ("figures keep their height while a slider moves", _check_heights_stay),
     ("every slider of every figure changes the plot", _check_every_slider_changes_the_plot),
+    ("every scene button sets the sliders, draws the scene and shows its caption", _check_scenes),
 )
 
 

@@ -104,12 +104,91 @@
 
   var later = window.requestIdleCallback || function (callback) { return setTimeout(callback, 200); };
 
-  /* The source of a site figure: every state precomputed in its payload (rope_viz.figures.static writes it). */
-  function payloadSource(root) {
-    return decodePayload(JSON.parse(root.querySelector("script.rope-viz-payload").textContent));
+  /* ---- the state of the site's figures in the page URL ---------------------------------------------------
+
+     Each figure's slider values are a query parameter named after its title:
+     ?multi-speed-clocks=position:100,base:1000000 (control names and values, as in the payload). A value
+     between two steps snaps to the nearer; anything malformed leaves the figure at its defaults. */
+
+  /* A figure's parameter name: its title in lower case, runs of other characters as "-"; "-2", "-3", ...
+     for a title already `taken` on the page. */
+  function figureKey(title, taken) {
+    var base = String(title || "figure").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") ||
+      "figure";
+    var key = base;
+    for (var n = 2; taken.indexOf(key) >= 0; n++) { key = base + "-" + n; }
+    return key;
   }
 
-  /* A payload holds arrays shared between states once ({"$ref": k} points at arrays[k]) and the states in
+  /* "name:value,name:value" for the controls' values at `indices`. */
+  function formatState(controls, indices) {
+    return controls.map(function (control, k) { return control.name + ":" + control.values[indices[k]]; })
+      .join(",");
+  }
+
+  /* Slider indices from such a text (each named value snapped to the nearest step, unnamed controls at
+     `defaults`), or null if the text is malformed or names a control the figure does not have. */
+  function parseState(text, controls, defaults) {
+    if (typeof text !== "string" || text === "") { return null; }
+    var indices = defaults.slice();
+    var ok = text.split(",").every(function (pair) {
+      var match = /^([A-Za-z_][\w]*):(.+)$/.exec(pair);
+      var k = match ? controls.map(function (control) { return control.name; }).indexOf(match[1]) : -1;
+      var value = match ? Number(match[2]) : NaN;
+      if (k < 0 || !isFinite(value)) { return false; }
+      var best = 0;
+      controls[k].values.forEach(function (step, j) {
+        if (Math.abs(step - value) < Math.abs(controls[k].values[best] - value)) { best = j; }
+      });
+      indices[k] = best;
+      return true;
+    });
+    return ok ? indices : null;
+  }
+
+  /* Keep the figure's state in the page URL (replacing the history entry, once a slider rests), restore
+     it from there, and give the figure a button that copies a link to it. */
+  function keepInUrl(root, payload, key, handle) {
+    var defaults = payload.controls.map(function (control) { return control.default; });
+    var restored = parseState(new URLSearchParams(window.location.search).get(key), payload.controls, defaults);
+    if (restored && handle) { handle.setIndices(restored); }
+    var inputs = Array.prototype.slice.call(root.querySelectorAll("input[type=range]"));
+    function link() {
+      var params = new URLSearchParams(window.location.search);
+      params.delete(key);
+      var here = inputs.map(function (input) { return Number(input.value); });
+      var own = here.join(",") === defaults.join(",") ? "" : key + "=" + formatState(payload.controls, here);
+      var others = params.toString();
+      var search = [others, own].filter(Boolean).join("&");
+      return window.location.pathname + (search ? "?" + search : "") + window.location.hash;
+    }
+    var timer = null;
+    root.addEventListener("rope-viz:rendered", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { history.replaceState(history.state, "", link()); }, 300);
+    });
+    var row = document.createElement("p");
+    row.className = "rope-viz-link";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Copy link to this view";
+    var status = document.createElement("span");
+    status.setAttribute("role", "status");
+    button.addEventListener("click", function () {
+      var url = new URL(link().replace(/#.*$/, "") + "#" + root.id, window.location.href).href;
+      var copied = navigator.clipboard && window.isSecureContext ? navigator.clipboard.writeText(url) :
+        Promise.reject(new Error("no clipboard"));
+      copied.then(function () { status.textContent = "Link copied."; }, function () {
+        status.textContent = "Copy this link: " + url;
+      });
+    });
+    row.appendChild(button);
+    row.appendChild(status);
+    root.querySelector(".rope-viz-readout").after(row);
+  }
+
+  /* The source of a site figure: every state precomputed in its payload (rope_viz.figures.static writes it).
+     A payload holds arrays shared between states once ({"$ref": k} points at arrays[k]) and the states in
      one list, the state at slider indices (i0, i1, ...) at sum(i_k * strides[k]). */
   function decodePayload(payload) {
     var arrays = payload.arrays;
@@ -123,6 +202,7 @@
     return {
       figure: resolve(payload.figure, arrays),
       texts: payload.controls.map(function (control) { return control.texts; }),
+      scenes: payload.scenes || [],
       key: function (indices) {
         return String(indices.reduce(function (sum, index, k) { return sum + index * payload.strides[k]; }, 0));
       },
@@ -308,9 +388,56 @@
       inputs[k].setAttribute("aria-valuetext", text);
     }
 
+    /* Scenes (rope_viz.demos.base.Scene): a button each, under the sliders, that sets every slider to the
+       scene's step and shows its caption; the button of the scene on screen is pressed. */
+    var scenes = source.scenes || [];
+    var sceneButtons = [];
+    var sceneCaption = null;
+    function markScene() {
+      var here = indices().join(",");
+      var active = null;
+      scenes.forEach(function (scene, k) {
+        var on = String(scene.indices.join(",") === here);
+        // Only what changes: a write restyles the element even when the value stays the same.
+        if (sceneButtons[k].getAttribute("aria-pressed") !== on) { sceneButtons[k].setAttribute("aria-pressed", on); }
+        if (on === "true" && active === null) { active = scene; }
+      });
+      var caption = active ? active.caption : "";
+      if (sceneCaption.textContent !== caption) { sceneCaption.textContent = caption; }
+    }
+    function showScene(scene) {
+      scene.indices.forEach(function (index, k) {
+        if (inputs[k]) { inputs[k].value = String(index); showValue(k); }
+      });
+      markScene();
+      pending = indices();
+      render();
+    }
+    if (scenes.length && inputs.length) {
+      var group = document.createElement("div");
+      group.className = "rope-viz-scenes";
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", "Scenes");
+      scenes.forEach(function (scene) {
+        var button = document.createElement("button");
+        button.type = "button";
+        button.textContent = scene.name;
+        button.addEventListener("click", function () { showScene(scene); });
+        sceneButtons.push(button);
+        group.appendChild(button);
+      });
+      sceneCaption = document.createElement("p");
+      sceneCaption.className = "rope-viz-scene-caption";
+      sceneCaption.setAttribute("aria-live", "polite");
+      group.appendChild(sceneCaption);
+      root.querySelector(".rope-viz-controls").after(group);
+      markScene();
+    }
+
     inputs.forEach(function (input, k) {
       input.addEventListener("input", function () {
         showValue(k);
+        if (sceneCaption) { markScene(); }
         pending = indices();
         render();
       });
@@ -336,18 +463,23 @@
       });
       if (reservedWidth === readout.clientWidth) { return; }  // the readout wraps as before
       reservedWidth = readout.clientWidth;
-      tallestShown = 0;
-      var shownText = readout.textContent;
-      var longest = (source.longestReadouts || []).concat([shownText]);
-      readout.style.minHeight = "";
-      var tallest = Math.max.apply(null, longest.map(function (text) {
-        readout.textContent = text;
-        return readout.getBoundingClientRect().height;
-      }));
-      readout.textContent = shownText;
-      readout.style.minHeight = tallest + "px";
-      tallestShown = tallest;
+      tallestShown = reserveTallest(readout, source.longestReadouts || []);
+      if (sceneCaption) {
+        reserveTallest(sceneCaption, scenes.map(function (scene) { return scene.caption; }));
+      }
       root.dataset.reserved = "true";
+    }
+    /* Give `element` the height of the tallest of `texts` and of its own text; return that height. */
+    function reserveTallest(element, texts) {
+      var shownText = element.textContent;
+      element.style.minHeight = "";
+      var tallest = Math.max.apply(null, texts.concat([shownText]).map(function (text) {
+        element.textContent = text;
+        return element.getBoundingClientRect().height;
+      }));
+      element.textContent = shownText;
+      element.style.minHeight = tallest + "px";
+      return tallest;
     }
     /* A source without a list of readouts: the readout keeps the tallest height it has had, measured by a
        ResizeObserver after the browser's own layout (measuring at each step would force a layout of the
@@ -437,7 +569,11 @@
               changed = true;
             }
           });
-          if (changed) { pending = indices(); render(); }
+          if (changed) {
+            if (sceneCaption) { markScene(); }
+            pending = indices();
+            render();
+          }
         },
         /* Draw a state the source did not ask for (the kernel pushed it). */
         show: function (key, state) {
@@ -510,10 +646,19 @@
     watchThemeOnce();
     /* Draw the figures one after another in page order, yielding between them, so that the first one is
        interactive as early as possible and a long page never blocks the browser in one piece. */
+    var keys = [];
     (function next(index) {
       if (index >= roots.length) { return; }
       Promise.resolve()
-        .then(function () { return attach(roots[index], payloadSource(roots[index])); })
+        .then(function () {
+          var root = roots[index];
+          var payload = JSON.parse(root.querySelector("script.rope-viz-payload").textContent);
+          var key = figureKey(payload.title, keys);
+          keys.push(key);
+          return attach(root, decodePayload(payload)).then(function (handle) {
+            keepInUrl(root, payload, key, handle);
+          });
+        })
         .catch(function (error) { console.error("rope-viz: figure " + index + " failed:", error); })
         .then(function () { setTimeout(function () { next(index + 1); }, 0); });
     })(0);
@@ -525,7 +670,8 @@
     purge: function (plot) { drawnPlots.delete(plot); Plotly.purge(plot); },
     isDark: isDark,
     /* Pure helpers, unit-tested on their own (tests/js/). */
-    decodePayload: decodePayload, themeUpdate: themeUpdate, setPath: setPath
+    decodePayload: decodePayload, themeUpdate: themeUpdate, setPath: setPath, figureKey: figureKey,
+    formatState: formatState, parseState: parseState
   };
 
   if (document.readyState === "loading") {

@@ -350,6 +350,7 @@ function render({ model, el }) {
   const source = {
     figure: structuredClone(model.get("figure")),
     texts: controls.map((control) => control.texts),
+    scenes: model.get("scenes") || [],
     key: (indices) => indices.join(","),
     state(indices, options) {
       const current = !(options && options.peek);
