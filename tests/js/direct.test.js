@@ -1,4 +1,5 @@
-// Unit tests of the pure helpers of rope-viz-direct.js: colours, axis mapping, paths, heatmap edges, labels.
+// Unit tests of the pure helpers of rope-viz-direct.js: colours, axis mapping, paths, heatmap edges, labels,
+// colour bars.
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const { load } = require("./load.js");
@@ -178,4 +179,38 @@ test("labelShape tells which labels can be written without Plotly", () => {
   const element = { getAttribute: () => "<b>old</b> text" };
   assert.equal(direct.labelShape("<b>new</b> words", element), "same");
   assert.equal(direct.labelShape("<i>new</i> words", element), null);
+});
+
+test("colorbarKeepsLayout leaves the layout as it is when the widest label keeps its width", () => {
+  // A bar as Plotly lays it out with no title: 2 xpad + thickness + outline (35) and a column of 24 pixels.
+  const bar = { outer: 59, column: 24, fixed: 35, titleBeside: false, room: null };
+  assert.equal(direct.colorbarKeepsLayout(bar, 0), true);
+  assert.equal(direct.colorbarKeepsLayout(bar, 0.004), true);
+  assert.equal(direct.colorbarKeepsLayout(bar, 0.5), false);
+  assert.equal(direct.colorbarKeepsLayout(bar, -0.5), false);
+  assert.equal(direct.colorbarKeepsLayout(bar, NaN), false);
+  // Labels inside the bar take no width of it, whatever they say.
+  assert.equal(direct.colorbarKeepsLayout({ ...bar, column: null }, 30), true);
+  assert.equal(direct.colorbarKeepsLayout({ ...bar, column: null }, NaN), true);
+});
+
+test("colorbarKeepsLayout lets a bar change width only with room to spare at the figure's edge", () => {
+  const bar = { outer: 59, column: 24, fixed: 35, titleBeside: false, room: 10 };
+  assert.equal(direct.colorbarKeepsLayout(bar, -6), true);
+  assert.equal(direct.colorbarKeepsLayout(bar, 8), true);
+  assert.equal(direct.colorbarKeepsLayout(bar, 8.5), false);
+  // A bar that sets the margin (no room: it fills the margin up to its pad) narrows it when it narrows.
+  assert.equal(direct.colorbarKeepsLayout({ ...bar, room: 0 }, -6), false);
+  assert.equal(direct.colorbarKeepsLayout({ ...bar, room: Infinity }, 100), true);
+});
+
+test("colorbarKeepsLayout: a title wider than the labels holds the bar's width until they outgrow it", () => {
+  // The title needs 12 pixels more than the column of labels: the bar is 71 pixels wide, not 59.
+  const bar = { outer: 71, column: 24, fixed: 35, titleBeside: false, room: null };
+  assert.equal(direct.colorbarKeepsLayout(bar, -10), true);
+  assert.equal(direct.colorbarKeepsLayout(bar, 11.9), true);
+  assert.equal(direct.colorbarKeepsLayout(bar, 12.5), false);
+  // A title beside the labels moves with them.
+  assert.equal(direct.colorbarKeepsLayout({ ...bar, titleBeside: true }, 1), false);
+  assert.equal(direct.colorbarKeepsLayout({ ...bar, titleBeside: true }, 0), true);
 });

@@ -1,12 +1,14 @@
 """One small demo per feature of the site's direct drawing (``rope-viz-direct.js``), for fixture pages.
 
-Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, a filled
-area, markers and their colours, a cloud of markers painted on a canvas, point labels, bars, heatmap cells and
-their numbers, a colour bar whose range moves, a linear or a log axis whose range moves, an autoranged axis,
-shapes, annotations, a trace that is empty in some states) with a slider or two of a few steps.
+Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, line
+colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels, bars,
+heatmap cells and their numbers, a colour bar whose range moves: setting the figure's margin, in a fixed
+margin, under a wide title; a linear or a log axis whose range moves, an autoranged axis, shapes, annotations,
+a trace that is empty in some states) with a slider or two of a few steps.
 ``tests/site/test_drawing_features.py`` writes each on a page of its own and compares, at every step of every
-slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel. The values are made up:
-these figures test the drawing, not the math.
+slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel; the steps
+:data:`DRAWN_BY_PLOTLY` names must be left to Plotly instead. The values are made up: these figures test the
+drawing, not the math.
 """
 
 from __future__ import annotations
@@ -160,17 +162,31 @@ class HeatmapCells(Demo):
         return View(traces=[{"z": z}], readout=f"phase {phase}")
 
 
+#: The colour ranges (plus and minus each bound) of the colour-bar demos. The widest tick label is "−10" at 10
+#: and at 12 (the same labels, at other places), as wide at 20 and 40 ("−20", "−40": digits are equally wide)
+#: and wider at 100 ("−100").
+COLOUR_BOUNDS = (10, 12, 20, 40, 100)
+
+
 class ColourBarRange(Demo):
-    """A heatmap whose colour range (and so its colour bar's ticks) follows the slider."""
+    """A heatmap whose colour range (and so its colour bar's ticks) follows the slider.
+
+    The colour bar sits to the right of the plot, in a margin too narrow for it: Plotly widens the margin by
+    the bar's width, which follows its widest tick label. The direct drawing, moving only what is drawn,
+    leaves a step that changes that width to Plotly (:data:`DRAWN_BY_PLOTLY`).
+    """
 
     title = "Colour bar range"
-    controls = (_steps("scale", 4),)
+    controls = (_steps("scale", len(COLOUR_BOUNDS)),)
+    #: The colour bar's title (none: its labels alone set its width).
+    bar_title = ""
+    #: The figure's right margin, in pixels.
+    right_margin = LAYOUT["margin"]["r"]
 
     def base_figure(self) -> dict:
-        # As the course's figures do, the colour bar sits in a right margin wide enough for its widest labels:
-        # Plotly would otherwise widen the margin (and narrow the plot) for wider labels, which the direct
-        # drawing, moving only what is drawn, cannot follow.
         colorbar = {"x": 1.02, "xanchor": "left", "thickness": 14}
+        if self.bar_title:
+            colorbar["title"] = {"text": self.bar_title}
         trace = {
             "type": "heatmap",
             "x": list(range(8)),
@@ -180,16 +196,33 @@ class ColourBarRange(Demo):
         }
         layout = {
             **LAYOUT,
-            "margin": {**LAYOUT["margin"], "r": 110},
+            "margin": {**LAYOUT["margin"], "r": self.right_margin},
             "xaxis": {"title": {"text": "column"}},
             "yaxis": {"title": {"text": "row"}},
         }
         return {"data": [trace], "layout": layout}
 
     def view(self, scale: float) -> View:
-        bound = 10 ** (scale / 2)
+        bound = COLOUR_BOUNDS[int(scale)]
         z = [[round(bound * math.sin(column - row), 4) for column in range(8)] for row in range(5)]
-        return View(traces=[{"z": z, "zmin": -bound, "zmax": bound}], readout=f"bound {bound:.3g}")
+        return View(traces=[{"z": z, "zmin": -bound, "zmax": bound}], readout=f"bound {bound}")
+
+
+class ColourBarInFixedMargin(ColourBarRange):
+    """The same colour bar in a right margin wide enough for all its labels: every step is drawn directly."""
+
+    title = "Colour bar in a fixed margin"
+    right_margin = 110
+
+
+class ColourBarUnderTitle(ColourBarRange):
+    """The same colour bar under a title wider than its labels, which sets the bar's width.
+
+    The bar sets the figure's margin, but its width does not follow its labels: every step is drawn directly.
+    """
+
+    title = "Colour bar under a wide title"
+    bar_title = "value, no unit"
 
 
 class MovingLinearAxis(Demo):
@@ -295,9 +328,40 @@ class SometimesEmpty(Demo):
         return View(traces=[always, sometimes], readout=f"{n} points")
 
 
+class LineColours(Demo):
+    """Two lines whose colours change with the slider (one of them with an rgba colour), with a legend, beside
+    a line with markers whose colour is left alone."""
+
+    title = "Line colours"
+    controls = (_steps("colour", 4), _steps("shift", 3))
+
+    COLOURS = ("#1f77b4", "#d62728", "rgba(44, 160, 44, 0.5)", "rgb(148, 103, 189)")
+
+    def base_figure(self) -> dict:
+        layout = {**_axes(), "showlegend": True}
+        data = [
+            {"type": "scatter", "mode": "lines", "name": "recoloured", "line": {"width": 3}},
+            {"type": "scatter", "mode": "lines", "name": "dashed", "line": {"width": 2, "dash": "dash"}},
+            {"type": "scatter", "mode": "lines+markers", "name": "fixed", "line": {"color": "#7f7f7f"}},
+        ]
+        return {"data": data, "layout": layout}
+
+    def view(self, colour: float, shift: float) -> View:
+        xs = [k / 2 for k in range(21)]
+        first = self.COLOURS[int(colour)]
+        second = self.COLOURS[(int(colour) + 1) % len(self.COLOURS)]
+        traces = [
+            {"x": xs, "y": [round(math.sin(x + shift), 4) for x in xs], "line.color": first},
+            {"x": xs, "y": [round(math.cos(x - shift), 4) for x in xs], "line.color": second},
+            {"x": xs[::4], "y": [round(0.5 * math.sin(x), 4) for x in xs[::4]]},
+        ]
+        return View(traces=traces, readout=f"colours {first} and {second}, shift {shift}")
+
+
 #: Every feature demo, in the order the test visits them.
 FEATURES: tuple[type[Demo], ...] = (
     LinesWithGaps,
+    LineColours,
     FilledArea,
     ColouredMarkers,
     MarkerCloud,
@@ -305,9 +369,19 @@ FEATURES: tuple[type[Demo], ...] = (
     Bars,
     HeatmapCells,
     ColourBarRange,
+    ColourBarInFixedMargin,
+    ColourBarUnderTitle,
     MovingLinearAxis,
     LogAxis,
     AutorangedAxis,
     ShapesAndAnnotations,
     SometimesEmpty,
 )
+
+#: The steps, as (slider index, value), that Plotly draws instead of the direct drawing in the test's walk
+#: (each value of each slider in turn, then back to the start; Plotly draws every state once it is shown), for
+#: the demos that have any. Colour bar range: 12, 20 and 40 keep the width of the widest label ("−10"), 100
+#: widens it ("−100") and the step back to 10 narrows it again, moving the margin both times.
+DRAWN_BY_PLOTLY: dict[type[Demo], frozenset[tuple[int, int]]] = {
+    ColourBarRange: frozenset({(0, 4), (0, 0)}),
+}

@@ -10,13 +10,13 @@ visit instead of one per check saves that three times a chapter.
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from tests.site.conftest import ARTIFACTS, wait_for_figures, wait_for_math
+from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
 
 pytestmark = pytest.mark.browser
 
@@ -37,35 +37,8 @@ def test_site_has_pages(built_site):
     assert "search.html" in pages
 
 
-#: A channel difference above this counts a pixel as different (anti-aliasing stays below it).
-PIXEL_TOLERANCE = 48
-#: Share of a figure's pixels that may differ between the direct drawing and Plotly's (dash phases of a
-#: dashed curve whose points Plotly thins out, measured at 0.1 %).
-MAX_DIFFERING_PIXELS = 0.005
 #: The viewport height of the visit (the pixel comparison was measured with it).
 VIEWPORT_HEIGHT = 1500
-
-STEP_AND_HOLD = """
-async ([figureIndex, sliderIndex, target]) => {
-  const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
-  const input = figure.querySelectorAll('input[type=range]')[sliderIndex];
-  figure.dataset.commitDelay = '600000';
-  const value = Number(input.value);
-  input.value = String(target ?? (value < Number(input.max) ? value + 1 : value - 1));
-  const rendered = new Promise(resolve =>
-    figure.addEventListener('rope-viz:rendered', event => resolve(event.detail.path), {once: true}));
-  input.dispatchEvent(new Event('input', {bubbles: true}));
-  const path = await rendered;
-  await new Promise(resolve => setTimeout(resolve, 150));
-  return path;
-}
-"""
-
-
-SHOWN_CANVASES = """
-figure => [...figure.querySelectorAll('foreignObject.rope-viz-canvas')]
-  .filter(node => getComputedStyle(node).visibility !== 'hidden').length
-"""
 
 SWEEP_HEIGHTS = """
 async ([figureIndex, sliderIndex]) => {
@@ -95,18 +68,6 @@ SETTLE = """
   }
 }
 """
-
-
-def _differing_share(first: bytes, second: bytes) -> float:
-    from PIL import Image, ImageChops
-
-    one = Image.open(io.BytesIO(first)).convert("RGB")
-    two = Image.open(io.BytesIO(second)).convert("RGB")
-    assert one.size == two.size
-    difference = (
-        ImageChops.difference(one, two).convert("L").point(lambda v: 255 if v > PIXEL_TOLERANCE else 0)
-    )
-    return sum(1 for value in difference.get_flattened_data() if value) / (one.size[0] * one.size[1])
 
 
 def _settle(page) -> None:
@@ -144,31 +105,18 @@ def _check_loads_cleanly(page, relative: str, problems: list[str], blocked: list
 
 
 def _step_and_compare(
-    page, figure, figure_index: int, slider_index: int, where: str, tally, target: int | None = None
+    page, figure_index: int, slider_index: int, where: str, tally, target: int | None = None
 ) -> float | None:
     """A step of a slider (to ``target``, else one step) drawn directly, then by Plotly: the share of pixels
     that differ (None: redrawn)."""
-    plot = figure.locator(".rope-viz-plot")
-    path = page.evaluate(STEP_AND_HOLD, [figure_index, slider_index, target])
-    if path != "direct":
+    step = compare_step(page, figure_index, slider_index, target, where)
+    if step.path != "direct":
         tally["redrawn"].append(where)
         return None
     tally["direct"].append(where)
-    if figure.evaluate(SHOWN_CANVASES):
+    if step.canvases:
         tally["on canvas"].append(where)
-    drawn_directly = plot.screenshot()
-    assert figure.get_attribute("data-committed") != figure.get_attribute("data-state")
-    figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
-    page.wait_for_function(
-        "el => el.dataset.committed === el.dataset.state",
-        arg=figure.element_handle(),
-        timeout=5_000,
-    )
-    page.wait_for_timeout(150)
-    # Plotly's drawing hides the canvas layers (and shows again what they covered: if it stayed hidden, the
-    # pixels below would differ).
-    assert figure.evaluate(SHOWN_CANVASES) == 0, f"{where}: a canvas layer stayed over Plotly's drawing"
-    return _differing_share(drawn_directly, plot.screenshot())
+    return step.share
 
 
 def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]) -> None:
@@ -186,7 +134,7 @@ def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]
             where = f"{relative} figure {figure_index} slider {slider_index}"
             slider = figure.locator("input[type=range]").nth(slider_index)
             before = int(slider.input_value())
-            share = _step_and_compare(page, figure, figure_index, slider_index, where, tally)
+            share = _step_and_compare(page, figure_index, slider_index, where, tally)
             if share is None or share <= MAX_DIFFERING_PIXELS:
                 continue
             first_step = figure_index == 0 and slider_index == 0
@@ -194,7 +142,7 @@ def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]
             tally["first step off"].append(f"{where}: {share:.2%}")
             after = int(slider.input_value())
             for target in (before, after):
-                share = _step_and_compare(page, figure, figure_index, slider_index, where, tally, target)
+                share = _step_and_compare(page, figure_index, slider_index, where, tally, target)
                 assert share is None or share <= MAX_DIFFERING_PIXELS, (
                     f"{where}: {share:.2%} of the pixels differ from Plotly's drawing, at a later step too"
                 )
@@ -343,6 +291,8 @@ def test_every_page_in_one_visit(built_site, open_page, subtests):
                     assert blocked[seen[1] :] == [], f"{relative}: {blocked[seen[1] :]}"
         page.context.close()
     report["first direct steps off Plotly's drawing"] = tally["first step off"]
+    report["steps"] = {name: len(entries) for name, entries in tally.items()}
+    report["steps redrawn by Plotly"] = tally["redrawn"]
     (ARTIFACTS / "browser-report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
     assert chapters, "no chapter pages"
     # The slider latency rests on the direct path: nearly every step must take it.

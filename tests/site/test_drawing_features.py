@@ -1,5 +1,7 @@
 """Each feature of the direct drawing on a page of its own, drawn at every step of every slider directly and
-by Plotly, compared pixel by pixel (the demos are in :mod:`tests.site.drawing_features`).
+by Plotly, compared pixel by pixel (the demos are in :mod:`tests.site.drawing_features`). The steps that
+:data:`~tests.site.drawing_features.DRAWN_BY_PLOTLY` names must be left to Plotly, every other step drawn
+directly.
 
 The chapters' browser pass compares one step of every slider of the course's own figures; these pages take
 each feature the direct drawing covers on its own, at every step and back to the start, so that a plotly.js
@@ -19,8 +21,8 @@ from rope_viz.figures import site_figure
 from rope_viz.site import local
 from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
 from tests.site.conftest import ARTIFACTS
-from tests.site.drawing_features import FEATURES
-from tests.site.test_browser import MAX_DIFFERING_PIXELS, SHOWN_CANVASES, STEP_AND_HOLD, _differing_share
+from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
+from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES
 
 pytestmark = pytest.mark.browser
 
@@ -79,37 +81,39 @@ def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_sit
         page.goto(f"{feature_site}/{feature.__name__}.html", wait_until="load")
         page.wait_for_selector("figure.rope-viz-demo[data-ready=true][data-warm=true]", timeout=15_000)
         figure = page.locator("figure.rope-viz-demo")
-        plot = figure.locator(".rope-viz-plot")
         differing: list[str] = []
         canvases = 0
+        by_plotly = DRAWN_BY_PLOTLY.get(feature, frozenset())
+        visited: set[tuple[int, int]] = set()
         for slider_index in range(figure.locator("input[type=range]").count()):
             slider = figure.locator("input[type=range]").nth(slider_index)
             start, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
             for value in _steps(maximum, start):
                 where = f"slider {slider_index} at {value}"
-                path = page.evaluate(STEP_AND_HOLD, [0, slider_index, value])
-                assert path == "direct", f"{feature.__name__}, {where}: drawn by Plotly, not directly"
-                canvases += figure.evaluate(SHOWN_CANVASES)
-                drawn_directly = plot.screenshot()
-                figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
-                page.wait_for_function(
-                    "el => el.dataset.committed === el.dataset.state",
-                    arg=figure.element_handle(),
-                    timeout=5_000,
-                )
-                page.wait_for_timeout(100)
-                drawn_by_plotly = plot.screenshot()
-                share = _differing_share(drawn_directly, drawn_by_plotly)
-                if share > MAX_DIFFERING_PIXELS:
+                visited.add((slider_index, value))
+                step = compare_step(page, 0, slider_index, value, f"{feature.__name__}, {where}")
+                if (slider_index, value) in by_plotly:
+                    assert step.path == "full", f"{feature.__name__}, {where}: drawn directly, not by Plotly"
+                    continue
+                assert step.path == "direct", f"{feature.__name__}, {where}: drawn by Plotly, not directly"
+                canvases += step.canvases
+                if step.share > MAX_DIFFERING_PIXELS:
                     folder = ARTIFACTS / "drawing-features"
                     folder.mkdir(parents=True, exist_ok=True)
                     stem = f"{feature.__name__}-slider{slider_index}-{value}"
-                    (folder / f"{stem}-direct.png").write_bytes(drawn_directly)
-                    (folder / f"{stem}-plotly.png").write_bytes(drawn_by_plotly)
-                    differing.append(f"{where}: {share:.2%}")
+                    (folder / f"{stem}-direct.png").write_bytes(step.direct)
+                    (folder / f"{stem}-plotly.png").write_bytes(step.plotly)
+                    differing.append(f"{where}: {step.share:.2%}")
         assert not differing, f"{feature.__name__}: pixels differ from Plotly's drawing at {differing}"
+        assert by_plotly <= visited, f"{feature.__name__}: steps never visited: {sorted(by_plotly - visited)}"
         assert problems == [], problems
-        if feature.__name__ in {"MarkerCloud", "HeatmapCells", "ColourBarRange"}:
+        if feature.__name__ in {
+            "MarkerCloud",
+            "HeatmapCells",
+            "ColourBarRange",
+            "ColourBarInFixedMargin",
+            "ColourBarUnderTitle",
+        }:
             assert canvases, f"{feature.__name__}: no step was painted on a canvas layer"
     finally:
         context.close()

@@ -19,16 +19,25 @@
  * handed; tests/test_plotly_fence.py checks that no other script reads an internal). It relies on, in the
  * plotly.js named by TESTED_PLOTLY_VERSION in rope-viz-figures.js:
  *   - gd._fullLayout: per axis (xaxis, yaxis2, ...) _id, _length, _offset, range, type, autorange, showgrid,
- *     showticklabels, ticks; shapes and annotations (type, xref, yref, x0..y1, x, y);
- *   - gd._fullData: per trace type, visible, xaxis, yaxis, uid, cliponaxis, marker, mode, x0, dx, y0, dy;
+ *     showticklabels, ticks; showlegend; shapes and annotations (type, xref, yref, x0..y1, x, y); width,
+ *     margin (l, r, t, b, autoexpand) and _size (l, w);
+ *   - gd._fullData: per trace type, visible, showlegend, xaxis, yaxis, uid, cliponaxis, marker, mode, fill,
+ *     line, x0, dx, y0, dy; colorbar (orientation, x, xanchor, xref, yref, xpad, thickness, thicknessmode,
+ *     outlinewidth, borderwidth, bgcolor, tickmode, ticklabelposition, title.side);
  *   - d3's __data__ on each trace's group (calcdata: bound[0].trace.index), copied onto cloned elements;
  *   - the SVG classes g.trace, g.hm, g.lines path.js-line, g.fills path.js-fill, g.points path.point,
- *     g.text g.textpoint, g.point path (bars), g.hm image and g.heatmap-label, g.cb<uid> with g.cbaxis g.*tick,
+ *     g.text g.textpoint, g.point path (bars), g.hm image and g.heatmap-label, g.cb<uid> with
+ *     g.cbaxis g.*tick and rect.cbbg,
  *     g.<axis id>tick, path.<axis id>grid, path.<axis id>tick, path.<axis id>zl, g.legend g.traces with
- *     g.legendlines path.js-line and path.scatterpts, g.shapelayer path[data-index], g.annotation[data-index]
- *     with g.cursor-pointer and text.annotation-text; text elements' data-unformatted;
+ *     g.legendlines path.js-line and path.scatterpts,
+ *     g.shapelayer path[data-index], g.annotation[data-index] with g.cursor-pointer and text.annotation-text;
+ *     text elements' data-unformatted;
+ *   - how Plotly strokes a line (path.js-line, also in the legend): stroke rgb() and stroke-opacity styles;
  *   - Plotly's path formats: lines "Mx,yLx,y..." (two decimals), bars "Mx,yVyHxVyZ", rectangle shapes
- *     "Mx,yHxVyHxZ", circle markers "Mr,0Ar,r 0 1,1 0,-rAr,r 0 0,1 r,0Z", tick labels placed by translate().
+ *     "Mx,yHxVyHxZ", circle markers "Mr,0Ar,r 0 1,1 0,-rAr,r 0 0,1 r,0Z", tick labels placed by translate();
+ *   - how Plotly sizes a vertical colour bar (the width of its background, rect.cbbg: 2 xpad + borderwidth +
+ *     thickness + outlinewidth + the width of its column of labels, or its title's width if larger) and
+ *     widens the figure's margin to fit it (the bar and a pad of min(12, margins) beside it).
  * Nothing here is computed beyond placing precomputed values on the page: every number comes from rope_viz.
  */
 (function () {
@@ -38,10 +47,16 @@
   var LABEL_REACH = 10;
   /* A trace with at least this many markers is painted on a canvas while a slider moves. */
   var CANVAS_MARKERS = 32;
-  var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax"];
+  var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax",
+    "line.color"];
   var BAR_KEYS = ["y", "customdata", "hovertext"];
   var HEATMAP_KEYS = ["x", "y", "z", "zmin", "zmax", "customdata", "text", "hovertext", "colorbar.tickvals",
     "colorbar.ticktext"];
+  /* Label widths this close (pixels) are equal: the same glyphs' advances, summed in another order. */
+  var SAME_WIDTH = 0.01;
+  /* Pixels a colour bar must leave beside its pad at the figure's edge to be sure it does not set the margin
+     (Plotly rounds the margins it computes, and the plot's width with them). */
+  var COLORBAR_ROOM = 2;
 
   function isEmpty(values) {
     return Array.isArray(values) && values.length === 0;
@@ -313,6 +328,57 @@
     element.setAttribute("data-unformatted", label);
   }
 
+  /* ---- colour bars ------------------------------------------------------------------------------------ */
+
+  var measuring = null;  // a 2D context on a canvas never put on the page: it takes a font without a restyle
+  var measuringFont = null;
+
+  /* The width of a line of plain text in a canvas font: the advances chromium lays out in SVG too. */
+  function textWidth(text, font) {
+    if (!measuring) { measuring = document.createElement("canvas").getContext("2d"); }
+    if (measuringFont !== font) {
+      measuring.font = font;
+      measuringFont = font;
+    }
+    return measuring.measureText(text).width;
+  }
+
+  /* The width of the widest of the tick labels `labels` in `font` (0 for none); null if one is more than
+     plain text (a superscript, markup). */
+  function widestLabel(labels, font) {
+    var widest = 0;
+    for (var k = 0; k < labels.length; k++) {
+      var label = labelText(labels[k]);
+      if (labelShape(label, null) !== "plain") { return null; }
+      widest = Math.max(widest, textWidth(label, font));
+    }
+    return widest;
+  }
+
+  /* Whether Plotly lays the figure out as before when the widest tick label of its vertical colour bar gets
+     `change` pixels wider (narrower if negative; NaN if not known).
+
+     Plotly makes the bar as wide as its pads, border, thickness and outline plus its column of labels, or
+     as its title if that is wider, and widens the figure's margin when the bar and a pad beside it would not
+     fit in the figure (it narrows the margin again when they would). `bar` holds what Plotly last laid out:
+     `outer`, the bar's width; `column`, the width of its column of labels (null for labels inside the bar,
+     which take no width); `fixed`, the rest of its width (2 xpad + borderwidth + thickness + outlinewidth);
+     `titleBeside`, a title to the right of the labels (Plotly moves it clear of them); `room`, the pixels
+     left between the bar's pad and the figure's edge, or null when something on screen follows the bar's
+     width (a background or border, an anchor other than its left side, a place or size not in plot pixels).
+     A bar whose width does not change keeps the layout; one whose width changes, only if it leaves room at
+     its widest, so that it does not set the margin before or after. */
+  function colorbarKeepsLayout(bar, change) {
+    if (bar.column === null) { return true; }
+    if (!isNumber(change)) { return false; }
+    if (Math.abs(change) <= SAME_WIDTH) { return true; }
+    if (bar.titleBeside) { return false; }
+    // A title wider than the column of labels keeps the bar's width while the column stays narrower.
+    var spare = bar.outer - bar.fixed - bar.column;
+    if (spare > SAME_WIDTH && change <= spare - SAME_WIDTH) { return true; }
+    return bar.room !== null && bar.room - Math.max(change, 0) >= COLORBAR_ROOM;
+  }
+
   /* ---- the drawer ------------------------------------------------------------------------------------- */
 
   /**
@@ -422,6 +488,11 @@
           pieces.forEach(function (piece, k) { setAttribute(lines[k], "d", pathOf(piece)); });
         });
       }
+      if ("line.color" in update) {
+        var recolor = planLineColor(full, update, index, group);
+        if (!recolor) { return null; }
+        steps.push(recolor);
+      }
       if (full.fill && full.fill !== "none") {
         if (full.fill !== "toself") { return null; }
         var fill = group.querySelector("g.fills path.js-fill");
@@ -440,6 +511,27 @@
         steps.push(text);
       }
       return steps;
+    }
+
+    /* A new colour for the line of a trace drawn as lines alone, on the plot and in its legend entry, as
+       Plotly strokes it (its rgb() and the alpha as stroke-opacity). Markers, text and fills take their
+       default colours from the line's, so a trace with any of them is left to Plotly. Runs after the step
+       that draws the line's pieces, so that new pieces get the colour too. */
+    function planLineColor(full, update, index, group) {
+      var color = update["line.color"];
+      if (full.mode !== "lines" || (full.fill && full.fill !== "none") || typeof color !== "string") { return null; }
+      var rgba = parseColor(color);
+      if (rgba.length !== 4 || !rgba.every(isNumber)) { return null; }
+      var legendLine = legendPart(index, "g.legendlines path.js-line");
+      if (full.showlegend && plot._fullLayout.showlegend && !legendLine) { return null; }
+      var stroke = cssColor(rgba);
+      var opacity = String(rgba[3]);
+      return function () {
+        children(group, "g.lines path.js-line").concat(legendLine ? [legendLine] : []).forEach(function (line) {
+          setStyle(line, "stroke", stroke);
+          setStyle(line, "strokeOpacity", opacity);
+        });
+      };
     }
 
     function planMarkers(full, update, index, group, points, valid) {
@@ -631,16 +723,75 @@
 
     /* ---- heatmaps ---- */
 
-    /* A colour bar whose range changes: its labels move along the bar (explicit ticks, written at build
-       time). Where the bar lies is read off the labels Plotly drew: two of them fix it. */
-    function planColorbar(full, update, index, low, high) {
+    // Per heatmap trace with a colour bar, what Plotly last laid out of it (readColorbar).
+    var colorbars = {};
+
+    function colorbarLabels(bar) {
+      return children(bar, "g.cbaxis g").filter(function (node) {
+        return /tick$/.test(node.getAttribute("class"));
+      });
+    }
+
+    /* What Plotly laid out of the colour bar of trace `full`, as colorbarKeepsLayout reads it, with the font
+       and the width of the widest of its labels; null for a bar that is not vertical, or has no labels to
+       take the font of. Read with the drawing, before any step moves the labels. The width of their column
+       is Plotly's own measure, the box of their group: it makes chromium lay the page out if anything
+       changed since it last did (once a drawing, when the page is idle). */
+    function readColorbar(full) {
+      var spec = full.colorbar;
       var bar = plot.querySelector("g.cb" + full.uid);
-      var values = value(update, index, "colorbar.tickvals");
-      var texts = value(update, index, "colorbar.ticktext");
-      if (!bar || !Array.isArray(values) || !Array.isArray(texts) || !isNumber(low) || !isNumber(high)) {
+      var background = bar ? bar.querySelector("rect.cbbg") : null;
+      var axis = bar ? bar.querySelector("g.cbaxis") : null;
+      var labels = bar ? colorbarLabels(bar) : [];
+      var texts = labels.map(function (node) { return node.querySelector("text"); });
+      if (!spec || spec.orientation !== "v" || !background || !axis || !texts.length || !texts[0]) {
         return null;
       }
-      var labels = children(bar, "g.cbaxis g").filter(function (node) { return /tick$/.test(node.getAttribute("class")); });
+      var paint = window.RopeVizCanvas.textStyle(texts[0]);
+      var style = texts[0].style;
+      // A canvas measures neither text-transform nor a font variant.
+      var measurable = paint && (!style.textTransform || style.textTransform === "none") &&
+        (!style.fontVariant || style.fontVariant === "normal");
+      var inside = String(spec.ticklabelposition).indexOf("inside") >= 0;
+      var column = inside ? null : axis.getBBox().width;
+      var outer = Number(background.getAttribute("width"));
+      if (!measurable || !isNumber(outer) || (column !== null && !(column > 0))) { return null; }
+      var layout = plot._fullLayout;
+      var size = layout._size;
+      var margin = layout.margin;
+      var thickness = Math.round(spec.thickness * (spec.thicknessmode === "fraction" ? size.w : 1));
+      var pad = Math.min(12, margin.l, margin.r, margin.t, margin.b);
+      var unseen = spec.borderwidth === 0 && parseColor(spec.bgcolor)[3] === 0;
+      var placed = spec.xanchor === "left" && spec.thicknessmode === "pixels" && spec.xref === "paper" &&
+        spec.yref === "paper";
+      var room = margin.autoexpand === false ? Infinity :
+        layout.width - (size.l + spec.x * size.w + outer + pad);
+      var words = texts.map(function (text) { return text.getAttribute("data-unformatted"); });
+      return {
+        font: paint.font,
+        widest: widestLabel(words, paint.font),
+        outer: outer,
+        column: column,
+        fixed: 2 * spec.xpad + spec.borderwidth + thickness + spec.outlinewidth,
+        titleBeside: spec.title.side === "right",
+        room: unseen && placed ? room : null
+      };
+    }
+
+    /* A colour bar whose range changes: its labels move along the bar (explicit ticks, written at build
+       time). Where the bar lies is read off the labels Plotly drew: two of them fix it. Plotly sizes the bar
+       by its widest label and may move the figure's margin with it, which is beyond a step drawn here: a
+       step whose labels would change what Plotly lays out is left to Plotly (colorbarKeepsLayout). */
+    function planColorbar(full, update, index, low, high) {
+      var bar = plot.querySelector("g.cb" + full.uid);
+      var laidOut = colorbars[index];
+      var values = value(update, index, "colorbar.tickvals");
+      var texts = value(update, index, "colorbar.ticktext");
+      if (!bar || !laidOut || !Array.isArray(values) || !Array.isArray(texts) || !isNumber(low) ||
+        !isNumber(high)) {
+        return null;
+      }
+      var labels = colorbarLabels(bar);
       var oldLow = Number(shown[index].zmin);
       var oldHigh = Number(shown[index].zmax);
       var known = labels.map(function (node) {
@@ -660,6 +811,9 @@
         }
       });
       if (ticks.some(function (tick) { return labelShape(tick.text, null) === null; })) { return null; }
+      var widest = laidOut.widest === null ? null :
+        widestLabel(ticks.map(function (tick) { return tick.text; }), laidOut.font);
+      if (!colorbarKeepsLayout(laidOut, widest === null ? NaN : widest - laidOut.widest)) { return null; }
       return function () {
         resize(labels, ticks.length).forEach(function (node, k) {
           var text = node.querySelector("text");
@@ -1170,7 +1324,13 @@
       ranges = shownRanges;
       var groups = traceGroups(plot);
       base = { points: [], angles: [], textOffsets: [] };
+      colorbars = {};
       plot._fullData.forEach(function (full, index) {
+        // Only a colour bar with explicit ticks moves (rope_viz/figures/direct_drawing.py).
+        var moving = full.showscale && !full.coloraxis && full.colorbar && full.colorbar.tickmode === "array";
+        if (full.type === "heatmap" && moving && window.RopeVizCanvas) {
+          colorbars[index] = readColorbar(full);
+        }
         var points = full.type === "scatter" ? pixels(full, {}, index) : null;
         base.points[index] = points;
         base.angles[index] = points ? markerAngles(points) : null;
@@ -1262,6 +1422,6 @@
     /* Pure helpers, unit-tested on their own (tests/js/). */
     parseColor: parseColor, colorScale: colorScale, contrast: contrast, cssColor: cssColor, extent: extent,
     axisPixel: axisPixel, dataToPixel: dataToPixel, segments: segments, pathOf: pathOf, edges: edges,
-    translation: translation, labelShape: labelShape
+    translation: translation, labelShape: labelShape, colorbarKeepsLayout: colorbarKeepsLayout
   };
 })();
