@@ -385,3 +385,9 @@ FEATURES: tuple[type[Demo], ...] = (
 DRAWN_BY_PLOTLY: dict[type[Demo], frozenset[tuple[int, int]]] = {
     ColourBarRange: frozenset({(0, 4), (0, 0)}),
 }
+
+#: The demos whose steps the direct drawing paints on a canvas layer (heatmap cells, a colour bar's heatmap,
+#: a cloud of markers): the test checks that some step of each shows one.
+PAINTED_ON_CANVAS: frozenset[type[Demo]] = frozenset(
+    {MarkerCloud, HeatmapCells, ColourBarRange, ColourBarInFixedMargin, ColourBarUnderTitle}
+)

@@ -22,7 +22,7 @@ from rope_viz.site import local
 from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
 from tests.site.conftest import ARTIFACTS
 from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
-from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES
+from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES, PAINTED_ON_CANVAS
 
 pytestmark = pytest.mark.browser
 
@@ -107,13 +107,7 @@ def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_sit
         assert not differing, f"{feature.__name__}: pixels differ from Plotly's drawing at {differing}"
         assert by_plotly <= visited, f"{feature.__name__}: steps never visited: {sorted(by_plotly - visited)}"
         assert problems == [], problems
-        if feature.__name__ in {
-            "MarkerCloud",
-            "HeatmapCells",
-            "ColourBarRange",
-            "ColourBarInFixedMargin",
-            "ColourBarUnderTitle",
-        }:
+        if feature in PAINTED_ON_CANVAS:
             assert canvases, f"{feature.__name__}: no step was painted on a canvas layer"
     finally:
         context.close()
