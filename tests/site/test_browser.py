@@ -309,7 +309,8 @@ SCENE_LINKS = """
 
 def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None:
     """Every scene link in the text, clicked, shows its scene in its figure: sliders, state, caption, the
-    scene's button pressed and focused, the figure in view; the page does not navigate."""
+    scene's button pressed and focused, the figure in view; the page does not navigate. A link inside a
+    closed answer (``<details>``) is clicked after its summary opens the answer."""
     links = page.evaluate(SCENE_LINKS)
     assert links, f"{relative} has no scene link in its text"
     url = page.url
@@ -317,7 +318,12 @@ def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None
         where = f"{relative}: link {link['href']}"
         assert link["scene"] is not None, f"{where} names no figure or scene of the page"
         figure = page.locator("figure.rope-viz-demo").nth(link["figure"])
-        page.locator('a[href^="#scene:"]').nth(k).click()
+        anchor = page.locator('a[href^="#scene:"]').nth(k)
+        # A link in an answer is hidden until the reader opens its <details>: open it as a reader does.
+        answer = anchor.locator("xpath=ancestor::details[1]")
+        if answer.count() and not answer.evaluate("details => details.open"):
+            answer.locator("summary").first.click()
+        anchor.click()
         page.wait_for_function(
             "([el, key]) => el.dataset.state === key",
             arg=[figure.element_handle(), link["state"]],
