@@ -257,7 +257,7 @@ def _slide(number: int, slide: Slide, figure_id: str, figure: str, href: str) ->
         f'data-figure="{figure_id}" data-scene="{slide.scene_index()}">'
         f'<p class="rope-viz-slide-chapter">{html.escape(_chapter_line(slide.chapter))}</p>'
         f'<h2 id="slide-{number}-title">{html.escape(slide.demo.title)}</h2>'
-        f'<div class="rope-viz-slide-figure">{figure}</div>'
+        f'<div class="rope-viz-slide-figure">{figure}</div><div class="rope-viz-slide-plot-area"></div>'
         f'<p class="rope-viz-slide-caption">{html.escape(caption)}</p>'
         f'<p class="rope-viz-slide-link"><a href="{html.escape(href)}">{html.escape(where)}</a></p>'
         "</section>"

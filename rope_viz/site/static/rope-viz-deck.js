@@ -15,14 +15,14 @@
   }
 
   /* What a key does on the deck: 1 or -1 (next or previous slide), "first", "last", "blank", or null
-     (the page's own). `target` is "control" for a slider or other form field, whose arrow keys, Home and
-     End move it, and "button" for a button or link, which Space presses; Page Down and Page Up always
-     change the slide. */
+     (the page's own). `target` is "control" for a slider (the deck has no text field), whose arrow keys,
+     Home and End move it, and "button" for a button or link, which Space presses; Page Down and Page Up
+     always change the slide, and B and "." always blank it (what a clicker's keys send). */
   function keyAction(key, shift, target) {
     if (key === "PageDown") { return 1; }
     if (key === "PageUp") { return -1; }
     if (key === " ") { return target === "button" ? null : (shift ? -1 : 1); }
-    if (key === "b" || key === "B" || key === ".") { return target === "control" ? null : "blank"; }
+    if (key === "b" || key === "B" || key === ".") { return "blank"; }
     if (target === "control") { return null; }
     return { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" }[key] || null;
   }
@@ -75,6 +75,21 @@
       return element;
     }
 
+    /* The plot fills the slide's left column: laid out at the column's width over the scale that fits its own
+       height in the column, and scaled by a CSS transform (which Plotly's hover follows). */
+    function fit(slide) {
+      var plot = slide.querySelector(".rope-viz-plot");
+      if (!plot || !plot.layout || !plot.layout.height) { return; }
+      var column = slide.querySelector(".rope-viz-slide-plot-area").getBoundingClientRect();
+      var scale = column.height / plot.layout.height;
+      var width = Math.floor(column.width / scale) + "px";
+      plot.style.setProperty("--rope-viz-deck-scale", String(scale));
+      if (plot.style.width !== width) {
+        plot.style.width = width;
+        Plotly.Plots.resize(plot);
+      }
+    }
+
     /* Press the scene's button once the figure is drawn (its buttons are there from the start, but a
        state can be drawn only over the plot). */
     function showScene(slide) {
@@ -86,7 +101,10 @@
       }
       function press() {
         var sceneButton = figure.querySelectorAll(".rope-viz-scenes button")[Number(slide.dataset.scene)];
-        if (sceneButton && slides[current] === slide) { sceneButton.click(); }
+        if (sceneButton && slides[current] === slide) {
+          fit(slide);
+          sceneButton.click();
+        }
       }
       if (figure.dataset.ready === "true") {
         press();
@@ -129,6 +147,7 @@
         go(action === "first" ? 0 : action === "last" ? slides.length - 1 : current + action, true);
       }
     });
+    window.addEventListener("resize", function () { if (slides[current]) { fit(slides[current]); } });
     function fromUrl() { go(slideIndex(window.location.hash, slides.length), false); }
     window.addEventListener("popstate", fromUrl);
     window.addEventListener("hashchange", fromUrl);
