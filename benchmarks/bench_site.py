@@ -165,7 +165,7 @@ def drag_slider(page, slider, sweeps: int) -> None:
     for sweep in range(sweeps):
         page.mouse.move(right if sweep % 2 == 0 else left, y, steps=40)
     page.mouse.up()
-    page.wait_for_timeout(400)  # the slider rests: its state is committed before the next one moves
+    page.wait_for_timeout(400)  # the slider rests before the next one moves
 
 
 def percentile(values: list[float], fraction: float) -> float:

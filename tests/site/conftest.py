@@ -117,6 +117,29 @@ def wait_for_math(page) -> None:
     page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
 
 
+#: Have Plotly draw the state on screen of every figure (a step drawn directly stays a preview until the
+#: reader reaches into the plot, see rope-viz-figures.js).
+COMMIT_EVERY_FIGURE = """
+() => {
+  for (const figure of document.querySelectorAll('figure.rope-viz-demo')) {
+    if (figure.dataset.committed !== figure.dataset.state) {
+      figure.dispatchEvent(new CustomEvent('rope-viz:commit'));
+    }
+  }
+}
+"""
+
+
+def settle_figures(page) -> None:
+    """Wait until Plotly has drawn the state on screen of every figure of the page."""
+    page.evaluate(COMMIT_EVERY_FIGURE)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('figure.rope-viz-demo')]"
+        ".every(figure => figure.dataset.committed === figure.dataset.state)",
+        timeout=10_000,
+    )
+
+
 def wait_for_figures(page, settled: bool = False) -> int:
     """Wait until every figure is drawn (and, if ``settled``, has done its idle-time preparation)."""
     count = page.locator("figure.rope-viz-demo").count()

@@ -17,13 +17,12 @@ PIXEL_TOLERANCE = 48
 #: dashed curve whose points Plotly thins out, measured at 0.1 %).
 MAX_DIFFERING_PIXELS = 0.005
 
-#: Move slider ``sliderIndex`` of figure ``figureIndex`` to ``target`` (else one step) and hold Plotly back
-#: (a long commit delay); resolves to how the step was drawn, ``"direct"`` or ``"full"``.
+#: Move slider ``sliderIndex`` of figure ``figureIndex`` to ``target`` (else one step); resolves to how the
+#: step was drawn, ``"direct"`` or ``"full"``. A step drawn directly stays on screen until a commit.
 STEP_AND_HOLD = """
 async ([figureIndex, sliderIndex, target]) => {
   const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
   const input = figure.querySelectorAll('input[type=range]')[sliderIndex];
-  figure.dataset.commitDelay = '600000';
   const value = Number(input.value);
   input.value = String(target ?? (value < Number(input.max) ? value + 1 : value - 1));
   const rendered = new Promise(resolve =>

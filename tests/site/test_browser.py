@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.conftest import ARTIFACTS, wait_for_figures, wait_for_math
+from tests.site.conftest import ARTIFACTS, settle_figures, wait_for_figures, wait_for_math
 from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,6 @@ SWEEP_HEIGHTS = """
 async ([figureIndex, sliderIndex]) => {
   const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
   const input = figure.querySelectorAll('input[type=range]')[sliderIndex];
-  figure.dataset.commitDelay = '600000';
   const start = input.value;
   const heights = [];
   const values = [...Array(Number(input.max) + 1).keys()].concat([Number(start)]);
@@ -56,28 +55,6 @@ async ([figureIndex, sliderIndex]) => {
   return heights;
 }
 """
-
-#: Hand every figure back to its own commit delay and let Plotly draw the state on screen.
-SETTLE = """
-() => {
-  for (const figure of document.querySelectorAll('figure.rope-viz-demo')) {
-    delete figure.dataset.commitDelay;
-    if (figure.dataset.committed !== figure.dataset.state) {
-      figure.dispatchEvent(new CustomEvent('rope-viz:commit'));
-    }
-  }
-}
-"""
-
-
-def _settle(page) -> None:
-    """Wait until Plotly has drawn the state on screen of every figure, with their own commit delays."""
-    page.evaluate(SETTLE)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('figure.rope-viz-demo')]"
-        ".every(figure => figure.dataset.committed === figure.dataset.state)",
-        timeout=5_000,
-    )
 
 
 def _check_loads_cleanly(page, relative: str, problems: list[str], blocked: list[str]) -> dict:
@@ -161,8 +138,16 @@ def _check_heights_stay(page, relative: str, tally: dict[str, list[str]]) -> Non
             )
 
 
+#: Longer than a reader's pause between two key presses of a lecture: no Plotly redraw may come after it.
+REST_MS = 700
+
+
 def _check_every_slider_changes_the_plot(page, relative: str, tally: dict[str, list[str]]) -> None:
-    """Each slider moved by the keyboard to its further end changes the plotted data and its value text."""
+    """Each slider moved by the keyboard to its further end changes the plotted data and its value text.
+
+    A step drawn directly stays so while the slider rests, with no Plotly redraw after it that could fall
+    between two key presses; the pointer entering the plot hands the state to Plotly (its hover labels and
+    tools then show it)."""
     figures = page.locator("figure.rope-viz-demo").count()
     assert figures >= 1, f"{relative} has no interactive figure"
     for figure_index in range(figures):
@@ -188,12 +173,19 @@ def _check_every_slider_changes_the_plot(page, relative: str, tally: dict[str, l
                 arg=[figure.element_handle(), renders],
                 timeout=5_000,
             )
-            # A step may be drawn directly in the SVG first; Plotly's own data follow once it rests.
+            if figure.get_attribute("data-path") == "direct":
+                page.wait_for_timeout(REST_MS)
+                assert figure.get_attribute("data-committed") != figure.get_attribute("data-state"), (
+                    f"{relative} figure {figure_index}: Plotly redrew a resting step"
+                )
+            plot = figure.locator(".rope-viz-plot").bounding_box()
+            page.mouse.move(plot["x"] + plot["width"] / 2, max(plot["y"], 0) + 40)
             page.wait_for_function(
                 "el => el.dataset.committed === el.dataset.state",
                 arg=figure.element_handle(),
                 timeout=5_000,
             )
+            page.mouse.move(0, 0)
             after = _plotted_data(page, figure_index)
             assert after != before, f"{relative} figure {figure_index}: slider {slider_index} changed nothing"
             assert figure.locator("output").nth(slider_index).inner_text() != output_before
@@ -256,6 +248,57 @@ def _check_scenes(page, relative: str, tally: dict[str, list[str]]) -> None:
             break
 
 
+#: Every scene link of the page: its address, its figure's index on the page and the scene's slider indices
+#: and caption (figure keys and scene slugs as the figure script makes them).
+SCENE_LINKS = """
+() => {
+  const figures = [...document.querySelectorAll('figure.rope-viz-demo')];
+  const taken = [];
+  const keys = figures.map(figure => {
+    const key = RopeVizFigures.figureKey(figure.getAttribute('aria-label'), taken);
+    taken.push(key);
+    return key;
+  });
+  return [...document.querySelectorAll('a[href^="#scene:"]')].map(link => {
+    const [, key, name] = link.getAttribute('href').split(':');
+    const figure = keys.indexOf(key);
+    const script = figure < 0 ? null : figures[figure].querySelector('script.rope-viz-payload');
+    const payload = script ? JSON.parse(script.textContent) : null;
+    const scene = payload ? payload.scenes.find(s => RopeVizFigures.slug(s.name) === name) : null;
+    const state = scene ? scene.indices.reduce((sum, index, k) => sum + index * payload.strides[k], 0) : null;
+    return {href: link.getAttribute('href'), figure, state: String(state), scene: scene ? scene.name : null,
+            caption: scene ? scene.caption : null};
+  });
+}
+"""
+
+
+def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """Every scene link in the text, clicked, shows its scene in its figure: sliders, state, caption, the
+    scene's button pressed and focused, the figure in view; the page does not navigate."""
+    links = page.evaluate(SCENE_LINKS)
+    assert links, f"{relative} has no scene link in its text"
+    url = page.url
+    for k, link in enumerate(links):
+        where = f"{relative}: link {link['href']}"
+        assert link["scene"] is not None, f"{where} names no figure or scene of the page"
+        figure = page.locator("figure.rope-viz-demo").nth(link["figure"])
+        page.locator('a[href^="#scene:"]').nth(k).click()
+        page.wait_for_function(
+            "([el, key]) => el.dataset.state === key",
+            arg=[figure.element_handle(), link["state"]],
+            timeout=5_000,
+        )
+        assert figure.locator(".rope-viz-scene-caption").inner_text() == link["caption"], where
+        focused = page.evaluate("() => document.activeElement.textContent")
+        assert focused == link["scene"], f"{where}: the focus is on {focused!r}"
+        assert figure.locator(".rope-viz-scenes button[aria-pressed=true]").inner_text() == link["scene"]
+        top = figure.bounding_box()["y"]
+        assert 0 <= top < page.viewport_size["height"] / 2, f"{where}: the figure is not in view ({top} px)"
+        assert page.url.split("#")[0].split("?")[0] == url.split("#")[0].split("?")[0], where
+        assert "#scene:" not in page.url, f"{where}: the link navigated"
+
+
 #: The checks of a chapter page, in the order they run on it, each with its subtest's name. Each takes the
 #: page, its path in the site and the tally of the steps drawn directly, redrawn by Plotly and on a canvas.
 CHAPTER_CHECKS = (
@@ -263,6 +306,7 @@ CHAPTER_CHECKS = (
     ("figures keep their height while a slider moves", _check_heights_stay),
     ("every slider of every figure changes the plot", _check_every_slider_changes_the_plot),
     ("every scene button sets the sliders, draws the scene and shows its caption", _check_scenes),
+    ("every scene link in the text shows its scene", _check_scene_links),
 )
 
 
@@ -285,7 +329,7 @@ def test_every_page_in_one_visit(built_site, open_page, subtests):
             for name, check in CHAPTER_CHECKS:
                 with subtests.test(name, page=relative):
                     seen = len(problems), len(blocked)
-                    _settle(page)
+                    settle_figures(page)
                     check(page, relative, tally)
                     assert problems[seen[0] :] == [], f"{relative}: {problems[seen[0] :]}"
                     assert blocked[seen[1] :] == [], f"{relative}: {blocked[seen[1] :]}"

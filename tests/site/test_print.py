@@ -266,12 +266,12 @@ def test_every_figure_prints_whole_and_drawn(open_page, subtests, chapter):
     if Path(chapter).stem[:2] in DARK_CHAPTERS:
         with subtests.test("prints light from dark mode", chapter=chapter):
             page.evaluate("() => document.documentElement.dataset.theme = 'dark'")
-            # Printing redraws the plots in light colours with Plotly, which draws the state it holds: the
-            # step just taken, once Plotly has taken it (250 ms after a key press).
+            # Printing redraws the plots in light colours with Plotly, which draws the state it holds; the
+            # step just taken, drawn directly, goes back on that drawing at once (afterPlot in
+            # rope-viz-figures.js).
             page.wait_for_function(
                 "() => [...document.querySelectorAll('figure.rope-viz-demo')]"
-                ".every(f => f.dataset.committed === f.dataset.state && f.querySelector('.rope-viz-plot')"
-                ".layout.font.color === '#ced6dd')"
+                ".every(f => f.querySelector('.rope-viz-plot').layout.font.color === '#ced6dd')"
             )
             _check_print(page, chapter, "dark", paper, defaults)
     assert problems == [] and blocked == []

@@ -8,7 +8,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from tests.site.conftest import wait_for_figures
+from rope_viz.demos import MultiSpeedClocks
+from rope_viz.figures.scene_links import scene_href
+from tests.site.conftest import settle_figures, wait_for_figures
 
 pytestmark = pytest.mark.browser
 
@@ -34,11 +36,6 @@ FIGURE_KEYS = """
 }
 """
 
-SETTLED = (
-    "() => [...document.querySelectorAll('figure.rope-viz-demo')]"
-    ".every(f => f.dataset.ready === 'true' && f.dataset.committed === f.dataset.state)"
-)
-
 
 def _move_every_figure(page) -> None:
     """Move the first slider of every figure to the end furthest from where it is."""
@@ -59,7 +56,7 @@ def test_the_url_restores_every_figure_of_every_chapter(built_site, open_page, s
             wait_for_figures(page, settled=True)
             history = page.evaluate("() => history.length")
             _move_every_figure(page)
-            page.wait_for_function(SETTLED, timeout=10_000)
+            settle_figures(page)
             moved = page.evaluate(FIGURE_STATES)
             url = page.url
             query = parse_qs(urlsplit(url).query)
@@ -112,7 +109,7 @@ def test_copy_link_copies_a_link_to_the_figure_in_its_state(open_page, site_url)
     slider = figure.locator("input[type=range]").first
     slider.focus()
     page.keyboard.press("End")
-    page.wait_for_function(SETTLED, timeout=10_000)
+    settle_figures(page)
     state = page.evaluate(FIGURE_STATES)[1]
     figure.locator(".rope-viz-link button").click()
     page.wait_for_function(
@@ -131,3 +128,23 @@ def test_copy_link_copies_a_link_to_the_figure_in_its_state(open_page, site_url)
     )
     assert opened.evaluate(FIGURE_STATES)[1] == state
     assert problems == [] and opened_problems == []
+
+
+def test_a_page_opened_at_a_scene_address_shows_that_scene(open_page):
+    """A link from another page (``chapter.html#scene:FIGURE:SCENE``) opens the chapter at that scene."""
+    demo = MultiSpeedClocks()
+    scene = demo.scenes[-1]
+    indices = demo.scene_indices(scene)
+    assert indices != demo.scene_indices(demo.scenes[0]), "pick a scene away from the first"
+    page, problems, _ = open_page("notebooks/03_multi_speed_clocks.html" + scene_href(demo, scene.name))
+    wait_for_figures(page)
+    figure = page.locator("figure.rope-viz-demo").first
+    sliders = figure.locator("input[type=range]")
+    page.wait_for_function(
+        "text => document.querySelector('figure.rope-viz-demo .rope-viz-scene-caption').textContent === text",
+        arg=scene.caption,
+        timeout=10_000,
+    )
+    assert [int(sliders.nth(k).input_value()) for k in range(sliders.count())] == indices
+    assert figure.bounding_box()["y"] < page.viewport_size["height"]
+    assert problems == []

@@ -34,13 +34,6 @@
 
   var LIGHT = { font: "#1f2328", grid: "#d8dee4", line: "#8c959f" };
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
-  /* A slider that rests this long has settled: Plotly then draws its state (see commit below). */
-  var COMMIT_DELAY_MS = 250;
-  /* A figure whose last Plotly drawing took longer than SLOW_DRAWING_MS (a large heatmap on a slow
-     machine: up to a second) waits SLOW_COMMIT_DELAY_MS instead: its redraw blocks the page while it runs,
-     so it must not fall between a key press and the drag that follows. */
-  var SLOW_DRAWING_MS = 80;
-  var SLOW_COMMIT_DELAY_MS = 2000;
 
   /* The site's theme (pydata-sphinx-theme) or JupyterLab's. */
   function isDark() {
@@ -110,11 +103,15 @@
      ?multi-speed-clocks=position:100,base:1000000 (control names and values, as in the payload). A value
      between two steps snaps to the nearer; anything malformed leaves the figure at its defaults. */
 
-  /* A figure's parameter name: its title in lower case, runs of other characters as "-"; "-2", "-3", ...
-     for a title already `taken` on the page. */
+  /* A name in lower case, runs of other characters as "-" (rope_viz.figures.scene_links.slug). */
+  function slug(text) {
+    return String(text || "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+
+  /* A figure's parameter name: its title as a slug; "-2", "-3", ... for a title already `taken` on the
+     page. */
   function figureKey(title, taken) {
-    var base = String(title || "figure").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") ||
-      "figure";
+    var base = slug(title) || "figure";
     var key = base;
     for (var n = 2; taken.indexOf(key) >= 0; n++) { key = base + "-" + n; }
     return key;
@@ -186,6 +183,28 @@
     row.appendChild(status);
     root.querySelector(".rope-viz-readout").after(row);
   }
+
+  /* ---- scene links ---------------------------------------------------------------------------------------
+
+     A link in the text, <a href="#scene:FIGURE:SCENE"> (FIGURE the figure's key, SCENE the scene's name as a
+     slug; rope_viz.figures.scene_links writes and checks them), shows that scene in that figure of the page:
+     on a click, and when the page opens with such an address (a link from another page). */
+  var sceneTargets = {};  // figure key -> function(scene slug): whether the figure has that scene and shows it
+  var SCENE_LINK = /^#scene:([a-z0-9-]+):([a-z0-9-]+)$/;
+
+  function followSceneLink(hash) {
+    var match = SCENE_LINK.exec(hash || "");
+    var show = match && sceneTargets[match[1]];
+    return Boolean(show) && show(match[2]);
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[href^="#scene:"]') : null;
+    if (link && followSceneLink(link.getAttribute("href"))) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
 
   /* The source of a site figure: every state precomputed in its payload (rope_viz.figures.static writes it).
      A payload holds arrays shared between states once ({"$ref": k} points at arrays[k]) and the states in
@@ -265,8 +284,11 @@
     }
 
     /* Two ways to draw a state. A step is drawn directly in the SVG when rope-viz-direct.js covers all it
-       changes (well inside a frame); any other step, and the settled state once the slider rests, is drawn
-       by Plotly, so that hover labels and later redraws show the state on screen. */
+       changes (well inside a frame); any other step is drawn by Plotly. The state drawn directly is handed
+       to Plotly ("committed") only when something needs Plotly's own copy of it: the pointer or the focus
+       in the plot (hover labels, zoom, the tool buttons) or a redraw of Plotly's own (a resize, the theme).
+       Between steps the direct drawing stays on screen, so no Plotly redraw (30 to 150 ms here) ever
+       stands between one key press or drag and the next. */
     var direct = directAllowed && window.RopeVizDirect ? window.RopeVizDirect.create(plot, figure) : null;
     var committed = null;  // the state Plotly itself holds: {key, state}
     var shown = null;  // the state on screen
@@ -280,15 +302,12 @@
       root.dispatchEvent(new CustomEvent("rope-viz:rendered", { detail: { state: entry.key, path: path } }));
     }
 
-    var drawingMs = 0;  // how long Plotly's latest drawing of this figure took
     function drawWithPlotly(entry) {
       if (gone()) { return Promise.resolve(); }
       busy = true;
       committed = entry;
       var layout = Object.assign({}, entry.state.l);
-      var started = performance.now();
       return Plotly.update(plot, dataUpdate(entry.state), layout, traceIndices).then(function () {
-        drawingMs = performance.now() - started;
         busy = false;
         root.dataset.committed = entry.key;
       });
@@ -299,31 +318,28 @@
       commitTimer = setTimeout(commit, delay);
     }
 
-    /* data-commit-delay overrides the delay, and a "rope-viz:commit" event commits at once (for tests). */
-    function commitDelay() {
-      var delay = Number(root.dataset.commitDelay);
-      if (isFinite(delay) && root.dataset.commitDelay) { return delay; }
-      return drawingMs > SLOW_DRAWING_MS ? SLOW_COMMIT_DELAY_MS : COMMIT_DELAY_MS;
+    /* Hand the state on screen to Plotly when the reader reaches into the plot; a "rope-viz:commit" event
+       does it at once (for tests). */
+    function needPlotly() {
+      if (shown !== committed && commitTimer === null) { scheduleCommit(0); }
     }
+    plot.addEventListener("pointerover", needPlotly);
+    plot.addEventListener("focusin", needPlotly);
     root.addEventListener("rope-viz:commit", function () { scheduleCommit(0); });
 
-    /* While the pointer holds a slider, steps keep coming: Plotly draws once it lets go. */
+    /* While the pointer holds a slider, steps keep coming (the idle warm-up below waits). */
     var holding = false;
     inputs.forEach(function (input) {
       input.addEventListener("pointerdown", function () { holding = true; });
     });
-    function release() {
-      if (!holding) { return; }
-      holding = false;
-      if (shown !== committed) { scheduleCommit(commitDelay()); }
-    }
+    function release() { holding = false; }
     window.addEventListener("pointerup", release);
     window.addEventListener("pointercancel", release);
 
     function commit() {
       commitTimer = null;
-      if (holding || gone()) { return; }
-      if (busy || pending !== null || fetching) { scheduleCommit(commitDelay()); return; }
+      if (gone()) { return; }
+      if (busy || pending !== null || fetching) { scheduleCommit(50); return; }
       if (shown === committed) { return; }
       var entry = shown;
       drawWithPlotly(entry).then(function () {
@@ -348,7 +364,6 @@
       readout.textContent = entry.state.r;
       if (direct && applyDirectly(entry.state)) {
         finish(entry, "direct");
-        scheduleCommit(commitDelay());
         render();
         return;
       }
@@ -499,14 +514,15 @@
     /* The first step of a drag would set up what the direct drawing keeps from step to step (its canvas
        layers, the browser's caches of their text): do it when the page is idle, one slider at a time, by
        drawing a neighbouring state and the current one again within one task (nothing is painted in
-       between), then handing the page back to Plotly's drawing. */
+       between), then handing the page back to Plotly's drawing. Once the reader has moved a slider, the
+       direct drawing is on screen and there is nothing left to prepare. */
     function warmUp(k) {
       if (gone()) { return; }
-      if (k >= inputs.length || !direct) {
+      if (k >= inputs.length || !direct || shown !== committed) {
         root.dataset.warm = "true";
         return;
       }
-      if (busy || fetching || holding || pending !== null || shown !== committed) {
+      if (busy || fetching || holding || pending !== null) {
         later(function () { warmUp(k); });
         return;
       }
@@ -531,19 +547,18 @@
       }, function () { root.dataset.warm = "true"; });
     }
 
-    /* Plotly redraws on its own too (a resize, the theme): its drawing becomes the new base. */
+    /* Plotly redraws on its own too (a resize, the theme, printing): its drawing, of the state it holds,
+       becomes the new base, and the state on screen goes back on it in the same task. */
     function afterPlot() {
       if (gone()) { return; }
       if (direct && committed) { direct.drawn(committed.state.t, committed.state.l); }
-      if (!busy && shown !== committed) { scheduleCommit(0); }
+      if (!busy && shown !== committed && !(direct && applyDirectly(shown.state))) { scheduleCommit(0); }
     }
 
     var start = indices();
     var initial = Promise.resolve(source.state(start));
-    var plotted = performance.now();
     return Promise.all([initial, Plotly.newPlot(plot, figure.data, figure.layout, config)]).then(function (results) {
       if (gone()) { return null; }
-      drawingMs = performance.now() - plotted;
       committed = { key: source.key(start), state: results[0] };
       shown = committed;
       drawnPlots.add(plot);
@@ -558,7 +573,19 @@
       root.dataset.readyAt = String(performance.now());
       root.dataset.ready = "true";
       root.dispatchEvent(new CustomEvent("rope-viz:ready"));
+      var key = figureKey(root.getAttribute("aria-label"), Object.keys(sceneTargets));
+      sceneTargets[key] = function (name) {
+        var k = scenes.map(function (scene) { return slug(scene.name); }).indexOf(name);
+        if (k < 0 || gone()) { return false; }
+        root.scrollIntoView({ block: "start" });
+        showScene(scenes[k]);
+        sceneButtons[k].focus({ preventScroll: true });
+        return true;
+      };
+      if (window.location.hash.indexOf("#scene:" + key + ":") === 0) { followSceneLink(window.location.hash); }
       return {
+        /* The figure's name on its page: in the URL of its state and in links to its scenes. */
+        key: key,
         /* Show slider indices set from outside (the kernel): values, then the state. */
         setIndices: function (values) {
           var changed = false;
@@ -587,6 +614,7 @@
         /* The figure leaves the page: stop every timer and listener before the plot is purged. */
         detach: function () {
           detached = true;
+          delete sceneTargets[key];
           drawnPlots.delete(plot);
           clearTimeout(commitTimer);
           window.removeEventListener("pointerup", release);
@@ -646,17 +674,14 @@
     watchThemeOnce();
     /* Draw the figures one after another in page order, yielding between them, so that the first one is
        interactive as early as possible and a long page never blocks the browser in one piece. */
-    var keys = [];
     (function next(index) {
       if (index >= roots.length) { return; }
       Promise.resolve()
         .then(function () {
           var root = roots[index];
           var payload = JSON.parse(root.querySelector("script.rope-viz-payload").textContent);
-          var key = figureKey(payload.title, keys);
-          keys.push(key);
           return attach(root, decodePayload(payload)).then(function (handle) {
-            keepInUrl(root, payload, key, handle);
+            if (handle) { keepInUrl(root, payload, handle.key, handle); }
           });
         })
         .catch(function (error) { console.error("rope-viz: figure " + index + " failed:", error); })
@@ -671,7 +696,7 @@
     isDark: isDark,
     /* Pure helpers, unit-tested on their own (tests/js/). */
     decodePayload: decodePayload, themeUpdate: themeUpdate, setPath: setPath, figureKey: figureKey,
-    formatState: formatState, parseState: parseState
+    formatState: formatState, parseState: parseState, slug: slug
   };
 
   if (document.readyState === "loading") {
