@@ -41,13 +41,18 @@
     history.replaceState(history.state, "", window.location.pathname + window.location.hash);
 
     /* The deck leaves the article for the page's top level, so that it can fill the window over the theme's
-       columns; it goes back for printing, where the page is a list of slides. */
+       columns; it goes back for printing, where the page is a list of slides (before the figure script
+       measures each plot for the paper: this listener comes first). */
     var home = document.createComment("rope-viz-deck");
+    var classes = document.documentElement.classList;
+    function slidesOn(on) {
+      if (on) { document.body.appendChild(deck); } else { home.after(deck); }
+      classes.toggle("rope-viz-deck-on", on);
+    }
     deck.before(home);
-    document.body.appendChild(deck);
-    document.documentElement.classList.add("rope-viz-deck-on");
-    window.addEventListener("beforeprint", function () { home.after(deck); });
-    window.addEventListener("afterprint", function () { document.body.appendChild(deck); });
+    slidesOn(true);
+    window.addEventListener("beforeprint", function () { slidesOn(false); });
+    window.addEventListener("afterprint", function () { slidesOn(true); });
     deck.tabIndex = -1;
 
     var nav = document.createElement("nav");
@@ -109,7 +114,7 @@
       if (figure.dataset.ready === "true") {
         press();
       } else {
-        figure.addEventListener("rope-viz:ready", function () { setTimeout(press, 0); }, { once: true });
+        figure.addEventListener("rope-viz:ready", press, { once: true });
       }
     }
 
