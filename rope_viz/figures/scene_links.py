@@ -38,6 +38,7 @@ def slug(text: str) -> str:
     'raise-the-base'
     >>> slug("Shift invariance: q·k depends on m − n")
     'shift-invariance-q-k-depends-on-m-n'
+
     """
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -63,8 +64,10 @@ def scene_href(demo: Demo, scene_name: str) -> str:
 
 
 def scene_link(demo: Demo, scene_name: str, text: str | None = None) -> str:
-    """Return the HTML link to scene ``scene_name`` of ``demo``'s figure, reading ``text`` (the scene's name if
-    not given)."""
+    """Return the HTML link to scene ``scene_name`` of ``demo``'s figure.
+
+    The link reads ``text``, or the scene's name if ``text`` is not given.
+    """
     return f'<a href="{scene_href(demo, scene_name)}">{html.escape(text or scene_name)}</a>'
 
 

@@ -248,6 +248,40 @@ def _check_scenes(page, relative: str, tally: dict[str, list[str]]) -> None:
             break
 
 
+def _check_keyboard(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """Each figure by keyboard alone: an arrow key moves the focused slider one step and draws it, Home and
+    End go to its ends, and Tab goes from each slider to the next, then on to the scene buttons."""
+    for figure_index in range(page.locator("figure.rope-viz-demo").count()):
+        figure = page.locator("figure.rope-viz-demo").nth(figure_index)
+        figure.scroll_into_view_if_needed()
+        sliders = figure.locator("input[type=range]")
+        where = f"{relative} figure {figure_index}"
+        sliders.first.focus()
+        for k in range(sliders.count()):
+            slider = sliders.nth(k)
+            assert slider.evaluate("el => el === document.activeElement"), (
+                f"{where}: Tab did not reach slider {k}"
+            )
+            value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+            key, expected = ("ArrowRight", value + 1) if value < maximum else ("ArrowLeft", value - 1)
+            if maximum > 0:
+                state = figure.get_attribute("data-state")
+                page.keyboard.press(key)
+                assert int(slider.input_value()) == expected, f"{where} slider {k}: {key}"
+                page.wait_for_function(
+                    "([el, state]) => el.dataset.state !== state",
+                    arg=[figure.element_handle(), state],
+                    timeout=5_000,
+                )
+            page.keyboard.press("Home")
+            assert int(slider.input_value()) == 0, f"{where} slider {k}: Home"
+            page.keyboard.press("End")
+            assert int(slider.input_value()) == maximum, f"{where} slider {k}: End"
+            page.keyboard.press("Tab")
+        focused = page.evaluate("() => document.activeElement.closest('.rope-viz-scenes') !== null")
+        assert focused, f"{where}: Tab after the last slider did not reach the scene buttons"
+
+
 #: Every scene link of the page: its address, its figure's index on the page and the scene's slider indices
 #: and caption (figure keys and scene slugs as the figure script makes them).
 SCENE_LINKS = """
@@ -275,7 +309,8 @@ SCENE_LINKS = """
 
 def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None:
     """Every scene link in the text, clicked, shows its scene in its figure: sliders, state, caption, the
-    scene's button pressed and focused, the figure in view; the page does not navigate."""
+    scene's button pressed and focused, the figure in view; the page does not navigate. A link inside a
+    closed answer (``<details>``) is clicked after its summary opens the answer."""
     links = page.evaluate(SCENE_LINKS)
     assert links, f"{relative} has no scene link in its text"
     url = page.url
@@ -283,7 +318,12 @@ def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None
         where = f"{relative}: link {link['href']}"
         assert link["scene"] is not None, f"{where} names no figure or scene of the page"
         figure = page.locator("figure.rope-viz-demo").nth(link["figure"])
-        page.locator('a[href^="#scene:"]').nth(k).click()
+        anchor = page.locator('a[href^="#scene:"]').nth(k)
+        # A link in an answer is hidden until the reader opens its <details>: open it as a reader does.
+        answer = anchor.locator("xpath=ancestor::details[1]")
+        if answer.count() and not answer.evaluate("details => details.open"):
+            answer.locator("summary").first.click()
+        anchor.click()
         page.wait_for_function(
             "([el, key]) => el.dataset.state === key",
             arg=[figure.element_handle(), link["state"]],
@@ -305,6 +345,7 @@ CHAPTER_CHECKS = (
     ("steps drawn directly match Plotly's drawing", _check_steps_drawn_directly),
     ("figures keep their height while a slider moves", _check_heights_stay),
     ("every slider of every figure changes the plot", _check_every_slider_changes_the_plot),
+    ("arrow keys step, Home and End reach the ends, Tab goes from control to control", _check_keyboard),
     ("every scene button sets the sliders, draws the scene and shows its caption", _check_scenes),
     ("every scene link in the text shows its scene", _check_scene_links),
 )
