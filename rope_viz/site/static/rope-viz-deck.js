@@ -80,13 +80,15 @@
       return element;
     }
 
-    /* The plot fills the slide's left column: laid out at the column's width over the scale that fits its own
-       height in the column, and scaled by a CSS transform (which Plotly's hover follows). */
+    /* The plot fills the slide's left column down to the window's bottom (the text beside it may run
+       longer and scroll): laid out at the column's width over the scale that fits its own height there, and
+       scaled by a CSS transform (which Plotly's hover follows). */
     function fit(slide) {
       var plot = slide.querySelector(".rope-viz-plot");
       if (!plot || !plot.layout || !plot.layout.height) { return; }
       var column = slide.querySelector(".rope-viz-slide-plot-area").getBoundingClientRect();
-      var scale = column.height / plot.layout.height;
+      var bottom = Math.min(column.bottom, slide.getBoundingClientRect().bottom - slide.clientHeight / 100);
+      var scale = (bottom - column.top) / plot.layout.height;
       var width = Math.floor(column.width / scale) + "px";
       plot.style.setProperty("--rope-viz-deck-scale", String(scale));
       if (plot.style.width !== width) {
