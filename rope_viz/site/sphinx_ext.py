@@ -10,6 +10,8 @@
 * Serves the self-check questions' script and styles (:data:`QUESTION_ASSETS`) on the pages that hold a
   question: a chapter's output of :func:`rope_viz.questions.show_questions`, or on a prose page the
   ``{rope-viz-question} name`` directive, which builds ``rope_viz.question_bank.build(name)``.
+* Builds the lecture deck (:mod:`rope_viz.lecture`) where a page has the ``{rope-viz-deck}`` directive, and
+  serves the deck's script and styles (:data:`DECK_ASSETS`) there.
 * Serves MathJax 3 from the site itself (files of the ``sphinx-mathjax-offline`` distribution), not a CDN.
 * Removes the duplicate inline script of sphinx-thebe that raises a console error on every page.
 * Makes the theme's own markup pass an accessibility audit (axe-core): templates of its search field, colour
@@ -49,6 +51,10 @@ MATHJAX_PATH = "mathjax/tex-chtml.js"
 QUESTION_MARKER = "data-rope-viz-question"
 #: The questions' front end: the script that grades them in the browser, and their styles.
 QUESTION_ASSETS = ("rope-viz-questions.js", "rope-viz-questions.css")
+#: The lecture deck's outer element carries this class (:func:`rope_viz.lecture.deck_html`).
+DECK_MARKER = 'class="rope-viz-deck"'
+#: The deck's front end: the script that shows one slide at a time, and its styles.
+DECK_ASSETS = ("rope-viz-deck.js", "rope-viz-deck.css")
 
 
 #: Plotly's cartesian bundle (scatter, bar, heatmap, box, contour, histogram, image, pie, violin and ternary
@@ -155,6 +161,10 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
             app.add_js_file(f"{ASSET_FOLDER}/{name}", priority=priority, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
         app.add_css_file(f"{ASSET_FOLDER}/{PRINT_ASSET}", media="print")
+    if DECK_MARKER in body:
+        # Before the figure script, so that the deck has left the article before the figures are drawn.
+        app.add_js_file(f"{ASSET_FOLDER}/rope-viz-deck.js", priority=399, loading_method="defer")
+        app.add_css_file(f"{ASSET_FOLDER}/rope-viz-deck.css")
     if QUESTION_MARKER in body:
         app.add_js_file(f"{ASSET_FOLDER}/rope-viz-questions.js", priority=410, loading_method="defer")
         app.add_css_file(f"{ASSET_FOLDER}/rope-viz-questions.css")
@@ -185,7 +195,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     assets = static / ASSET_FOLDER
     assets.mkdir(parents=True, exist_ok=True)
     shutil.copy2(plotly_js_path(), assets / "plotly.min.js")
-    for name in (*FIGURE_ASSETS, PRINT_ASSET, *QUESTION_ASSETS):
+    for name in (*FIGURE_ASSETS, PRINT_ASSET, *QUESTION_ASSETS, *DECK_ASSETS):
         shutil.copy2(STATIC_DIRECTORY / name, assets / name)
     shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
 
@@ -265,11 +275,37 @@ def _question_directive() -> Any:
     return QuestionDirective
 
 
+def _deck_directive() -> Any:
+    """Return the ``rope-viz-deck`` directive: the lecture deck (:func:`rope_viz.lecture.deck_html`) as HTML.
+
+    Its figures are computed while the page is read, as a chapter's are while its notebook runs. Each slide
+    links to its chapter's section; a chapter missing from the book is an error.
+    """
+    from docutils import nodes
+    from sphinx.util.docutils import SphinxDirective
+
+    class DeckDirective(SphinxDirective):
+        def run(self) -> list:
+            from rope_viz import lecture
+
+            def href(chapter: lecture.Chapter, section: str | None) -> str:
+                if chapter.docname not in self.env.found_docs:
+                    raise self.error(f"the deck links to {chapter.docname}, which is not a page of the book")
+                uri = self.env.app.builder.get_relative_uri(self.env.docname, chapter.docname)
+                # Sphinx names a section's anchor after its heading, as docutils' make_id does.
+                return uri if section is None else f"{uri}#{nodes.make_id(section)}"
+
+            return [nodes.raw("", lecture.deck_html(href), format="html")]
+
+    return DeckDirective
+
+
 def setup(app: Any) -> dict[str, Any]:
     """Register the extension's role and event handlers."""
     # After myst-nb, whose own ``eval`` role needs a kernel running while the page is read.
     app.add_role("eval", _eval_role(), override=True)
     app.add_directive("rope-viz-question", _question_directive())
+    app.add_directive("rope-viz-deck", _deck_directive())
     app.connect("source-read", _on_source_read)
     app.connect("config-inited", _on_config_inited)
     app.connect("env-get-outdated", _on_env_get_outdated)

@@ -1,0 +1,312 @@
+"""The lecture deck in chromium, driven as a lecturer drives it: trusted key presses (what a presentation
+clicker sends), clicks, reloads and the browser's Back and Forward, at 1920×1080 (and a look at 1280×720).
+
+Every slide is checked against the deck's definition in Python (``rope_viz.lecture``): one slide on screen,
+its figure at the slide's scene (the sliders and the state drawn), the scene's caption, a link to a section
+that exists, the slide's number in the URL. Screenshots of several slides in light and dark mode land in
+``test-artifacts/lecture/``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from rope_viz import lecture
+from tests.site.conftest import ARTIFACTS
+from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
+
+pytestmark = pytest.mark.browser
+
+PAGE = "book/lecture.html"
+SHOTS = ARTIFACTS / "lecture"
+#: The title slide, then one slide per entry of ``lecture.SLIDES``.
+COUNT = 1 + len(lecture.SLIDES)
+#: Slides whose screenshots are kept: the title, and figures of chapters 2, 4, 6, 9 and 10.
+SHOWN = (1, 5, 12, 19, 29, COUNT)
+
+#: What is on screen: the slides visible, and of the first the figure, caption and link; the URL; the counter.
+ON_SCREEN = """() => {
+    const visible = [...document.querySelectorAll(".rope-viz-slide")].filter(slide =>
+        slide.checkVisibility({visibilityProperty: true, checkVisibilityCSS: true}));
+    const slide = visible[0];
+    const figure = slide ? slide.querySelector("figure.rope-viz-demo") : null;
+    const caption = slide ? slide.querySelector(".rope-viz-slide-caption") : null;
+    const link = slide ? slide.querySelector(".rope-viz-slide-link a") : null;
+    const box = slide ? slide.getBoundingClientRect() : null;
+    return {
+        visible: visible.map(slide => slide.id),
+        hash: location.hash,
+        search: location.search,
+        counter: document.querySelector(".rope-viz-deck-counter").textContent,
+        box: box && [box.left, box.top, box.width, box.height],
+        title: figure && figure.getAttribute("aria-label"),
+        ready: figure && figure.dataset.ready,
+        state: figure && figure.dataset.state,
+        sliders: figure && [...figure.querySelectorAll("input[type=range]")].map(el => Number(el.value)),
+        pressed: figure && [...figure.querySelectorAll(".rope-viz-scenes button")]
+            .map(button => button.getAttribute("aria-pressed")),
+        caption: caption && caption.textContent,
+        link: link && link.href,
+    };
+}"""
+
+
+def _expected(number: int) -> dict | None:
+    """Slide ``number`` as defined: its figure's title, its scene's slider indices and state key, caption."""
+    if number == 1:
+        return None
+    slide = lecture.SLIDES[number - 2]
+    demo = slide.demo()
+    indices = demo.scene_indices(slide.find_scene())
+    lengths = [len(control.site_values) for control in demo.controls]
+    strides = [1] * len(lengths)
+    for k in range(len(lengths) - 2, -1, -1):
+        strides[k] = strides[k + 1] * lengths[k + 1]
+    return {
+        "title": demo.title,
+        "indices": indices,
+        "state": str(sum(index * stride for index, stride in zip(indices, strides, strict=True))),
+        "scene": slide.scene_index(),
+        "caption": slide.find_scene().caption,
+        "page": f"{slide.chapter.docname}.html",
+    }
+
+
+EXPECTED = {number: _expected(number) for number in range(1, COUNT + 1)}
+
+
+def _wait_for_slide(page, number: int) -> None:
+    """Wait until slide ``number`` is on screen with its figure drawn at its scene."""
+    expected = EXPECTED[number]
+    page.wait_for_function(
+        """([number, state]) => {
+            const slide = document.getElementById("slide-" + number);
+            if (!slide || !slide.classList.contains("rope-viz-slide-current")) { return false; }
+            const figure = slide.querySelector("figure.rope-viz-demo");
+            return state === null ||
+                (figure && figure.dataset.ready === "true" && figure.dataset.state === state);
+        }""",
+        arg=[number, expected and expected["state"]],
+        timeout=20_000,
+    )
+
+
+def _check_slide(page, number: int, site: Path, width: int = 1920, height: int = 1080) -> None:
+    """Slide ``number`` alone fills the window above the navigation, as the deck defines it."""
+    _wait_for_slide(page, number)
+    shown = page.evaluate(ON_SCREEN)
+    where = f"slide {number}"
+    assert shown["visible"] == [f"slide-{number}"], f"{where}: visible {shown['visible']}"
+    assert shown["hash"] == f"#slide-{number}", where
+    assert shown["counter"] == f"Slide {number} of {COUNT}", where
+    left, top, slide_width, slide_height = shown["box"]
+    assert (left, top, slide_width) == (0, 0, width) and 0.85 * height < slide_height < height, (
+        where,
+        shown["box"],
+    )
+    expected = EXPECTED[number]
+    if expected is None:
+        assert shown["title"] is None, where
+        return
+    assert shown["title"] == expected["title"], where
+    assert shown["sliders"] == expected["indices"], f"{where}: sliders {shown['sliders']}"
+    assert shown["state"] == expected["state"], where
+    assert shown["pressed"][expected["scene"]] == "true" and shown["pressed"].count("true") == 1, where
+    assert shown["caption"] == expected["caption"], where
+    _check_link(shown["link"], expected["page"], site, where)
+
+
+_PAGES: dict[Path, str] = {}
+
+
+def _check_link(link: str, page: str, site: Path, where: str) -> None:
+    """The link opens the slide's chapter at an element that exists there."""
+    parts = urlsplit(link)
+    target = site / parts.path.lstrip("/")
+    assert parts.path.lstrip("/") == page, f"{where}: links to {link}"
+    assert target.is_file(), f"{where}: {link} is not a page of the site"
+    text = _PAGES.setdefault(target, target.read_text(encoding="utf-8"))
+    assert parts.fragment and f'id="{parts.fragment}"' in text, f"{where}: no #{parts.fragment} in {page}"
+
+
+def _open(open_page, mode: str = "light", fragment: str = "", width: int = 1920, height: int = 1080):
+    page, problems, blocked = open_page(PAGE + fragment, color_scheme=mode, width=width, height=height)
+    _in_mode(page, mode)
+    return page, problems, blocked
+
+
+def _screenshot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)  # the settled state, drawn by Plotly
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_a_clicker_walks_through_every_slide_and_back(built_site, open_page):
+    """Page Down from the title slide to the last slide, and Page Up back, checking every slide."""
+    for old in SHOTS.glob("*.png"):
+        old.unlink()
+    page, problems, blocked = _open(open_page)
+    _check_slide(page, 1, built_site.html)
+    _screenshot(page, "slide-01-light")
+    for number in range(2, COUNT + 1):
+        page.keyboard.press("PageDown")
+        _check_slide(page, number, built_site.html)
+        if number in SHOWN:
+            _screenshot(page, f"slide-{number:02d}-light")
+    page.keyboard.press("PageDown")  # past the last slide: stays there
+    _check_slide(page, COUNT, built_site.html)
+    for number in range(COUNT - 1, 0, -1):
+        page.keyboard.press("PageUp")
+        _check_slide(page, number, built_site.html)
+    page.keyboard.press("End")
+    _check_slide(page, COUNT, built_site.html)
+    page.keyboard.press("Home")
+    _check_slide(page, 1, built_site.html)
+    assert problems == [] and blocked == []
+
+
+def test_dark_mode_screenshots_and_a_small_projector(built_site, open_page):
+    page, problems, blocked = _open(open_page, "dark", "#slide-2")
+    for number in SHOWN[1:]:
+        page.evaluate("number => { location.hash = '#slide-' + number; }", number)
+        _check_slide(page, number, built_site.html)
+        _screenshot(page, f"slide-{number:02d}-dark")
+    page.keyboard.press("Home")
+    _check_slide(page, 1, built_site.html)
+    _screenshot(page, "slide-01-dark")
+    page.context.close()
+    page, small_problems, _ = _open(open_page, "light", "#slide-5", width=1280, height=720)
+    _check_slide(page, 5, built_site.html, width=1280, height=720)
+    _screenshot(page, "slide-05-light-1280x720")
+    assert problems == [] and blocked == [] and small_problems == []
+
+
+def test_the_url_holds_the_slide_through_reload_back_and_forward(built_site, open_page):
+    # The second scene of a figure: reloading must not bring back the figure's state of an earlier slide.
+    number = next(n for n in range(3, COUNT + 1) if lecture.SLIDES[n - 2].demo is lecture.SLIDES[n - 3].demo)
+    page, problems, _ = _open(open_page, fragment=f"#slide-{number - 1}")
+    _check_slide(page, number - 1, built_site.html)
+    page.keyboard.press("PageDown")
+    _check_slide(page, number, built_site.html)
+    # The slide sets its figure: a slider moved (which the figure keeps in the URL) is not restored.
+    page.locator(f"#slide-{number} input[type=range]").first.focus()
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => location.search !== ''")
+    page.reload(wait_until="load")
+    _check_slide(page, number, built_site.html)
+    page.keyboard.press("PageDown")
+    _check_slide(page, number + 1, built_site.html)
+    page.go_back()
+    _check_slide(page, number, built_site.html)
+    page.go_forward()
+    _check_slide(page, number + 1, built_site.html)
+    assert problems == []
+
+
+def test_a_slide_number_out_of_range_or_malformed_opens_the_first_slide(built_site, open_page):
+    page, problems, _ = _open(open_page, fragment="#slide-abc")
+    _check_slide(page, 1, built_site.html)
+    for other in (f"#slide-{COUNT + 1}", "#slide-0", "#slide--2", "#slide-2.5", "#slide-", "#elsewhere"):
+        page.evaluate("() => { location.hash = '#slide-3'; }")
+        _check_slide(page, 3, built_site.html)
+        page.evaluate("hash => { location.hash = hash; }", other)
+        _check_slide(page, 1, built_site.html)
+    # Loaded with a number past the last slide.
+    page.evaluate("number => { location.hash = '#slide-' + number; }", COUNT + 1)
+    page.reload(wait_until="load")
+    _check_slide(page, 1, built_site.html)
+    assert problems == []
+
+
+def test_blanking_slider_keys_buttons_and_print(built_site, open_page):
+    number = next(n for n in range(2, COUNT) if EXPECTED[n]["indices"][0] > 0)
+    page, problems, _ = _open(open_page, fragment=f"#slide-{number}")
+    _check_slide(page, number, built_site.html)
+    blank = page.locator(".rope-viz-deck-blank")
+    for key in ("b", "."):
+        page.keyboard.press(key)
+        assert blank.is_visible(), key
+        assert blank.bounding_box() == {"x": 0, "y": 0, "width": 1920, "height": 1080}
+        assert blank.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(0, 0, 0)"
+        page.keyboard.press("PageDown")  # unblanks, and only that
+        assert not blank.is_visible(), key
+        _check_slide(page, number, built_site.html)
+    page.keyboard.press("B")
+    page.mouse.click(960, 540)
+    assert not blank.is_visible()
+    _check_slide(page, number, built_site.html)
+
+    # On a focused slider the arrow keys, Home and End move the slider, not the deck.
+    slider = page.locator(f"#slide-{number} input[type=range]").first
+    start = EXPECTED[number]["indices"][0]
+    slider.focus()
+    for key, value in (("ArrowLeft", start - 1), ("ArrowRight", start), ("Home", 0)):
+        page.keyboard.press(key)
+        assert int(slider.input_value()) == value, key
+        assert page.evaluate(ON_SCREEN)["visible"] == [f"slide-{number}"], key
+    page.keyboard.press("End")
+    assert int(slider.input_value()) == int(slider.get_attribute("max"))
+    page.keyboard.press(".")  # the clicker's blank key, with the slider focused
+    assert blank.is_visible()
+    page.keyboard.press("ArrowLeft")  # unblanks, and does not move the slider
+    assert not blank.is_visible() and int(slider.input_value()) == int(slider.get_attribute("max"))
+    page.keyboard.press("PageDown")  # always the deck's
+    _check_slide(page, number + 1, built_site.html)
+    page.keyboard.press("ArrowLeft")  # focus left the slider with its slide
+    _check_slide(page, number, built_site.html)
+
+    # The previous and next buttons: named, reached by Tab, pressed by Space or Enter once.
+    nav = page.get_by_role("navigation", name="Slides")
+    nav.get_by_role("button", name="Next").click()
+    _check_slide(page, number + 1, built_site.html)
+    nav.get_by_role("button", name="Previous").click()
+    _check_slide(page, number, built_site.html)
+    page.keyboard.press("Home")
+    _check_slide(page, 1, built_site.html)
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.textContent") == "Next":
+            break
+    else:
+        pytest.fail("Tab never reached the Next button")
+    page.keyboard.press("Space")
+    _check_slide(page, 2, built_site.html)
+    page.keyboard.press("Enter")
+    _check_slide(page, 3, built_site.html)
+
+    # Printed, the deck is a list of slides.
+    page.emulate_media(media="print")
+    assert page.evaluate(ON_SCREEN)["visible"] == [f"slide-{k}" for k in range(1, COUNT + 1)]
+    page.emulate_media(media="screen")
+    assert problems == []
+
+
+def test_axe_finds_nothing_critical_or_serious_on_a_slide_in_light_and_dark_mode(built_site, open_page):
+    number = SHOWN[1]
+    page, problems, _ = _open(open_page, "light", f"#slide-{number}")
+    _check_slide(page, number, built_site.html)
+    for mode in ("light", "dark"):
+        _in_mode(page, mode)
+        page.wait_for_timeout(300)  # the plots redrawn in the mode's colours
+        failing = [
+            f"{violation['rule']} ({violation['impact']}) at {target}"
+            for violation in _audit(page)
+            if violation["impact"] in FAILING_IMPACTS
+            for target in violation["nodes"]
+        ]
+        assert not failing, f"slide {number} in {mode} mode:\n  " + "\n  ".join(failing)
+    assert problems == []
+
+
+def test_every_slide_of_the_built_page_is_a_slide_of_the_deck(built_site):
+    text = (built_site.html / PAGE).read_text(encoding="utf-8")
+    assert re.findall(r'<section class="rope-viz-slide[^"]*" id="slide-(\d+)"', text) == [
+        str(number) for number in range(1, COUNT + 1)
+    ]
+    assert text.count('<figure class="rope-viz-demo"') == len({slide.demo for slide in lecture.SLIDES})
+    assert "_static/rope_viz/rope-viz-deck.js" in text and "_static/rope_viz/rope-viz-deck.css" in text
