@@ -269,7 +269,8 @@ def deck_html(href: Callable[[Chapter, str | None], str]) -> str:
 
     Each demo's figure (:func:`rope_viz.figures.site_figure`) is on the first slide that shows it; a slide
     carries ``data-figure`` (the figure's element id) and ``data-scene`` (the scene's index) for the deck's
-    script, and its caption is the scene's caption.
+    script, and its caption is the scene's caption. Its link opens the chapter at that figure in that scene
+    (:func:`rope_viz.figures.scene_links.scene_href`).
 
     Parameters
     ----------
@@ -279,6 +280,7 @@ def deck_html(href: Callable[[Chapter, str | None], str]) -> str:
 
     """
     from rope_viz.figures import site_figure
+    from rope_viz.figures.scene_links import scene_href
 
     check_deck()
     figures: dict[type[Demo], str] = {}
@@ -291,6 +293,8 @@ def deck_html(href: Callable[[Chapter, str | None], str]) -> str:
             shown = site_figure(slide.demo())
             figures[slide.demo] = shown.element_id
             figure = shown.to_html()
-        parts.append(_slide(number, slide, figures[slide.demo], figure, href(slide.chapter, slide.section)))
+        # The chapter opens at its figure, set to the slide's scene (rope_viz.figures.scene_links).
+        link = href(slide.chapter, None) + scene_href(slide.demo(), slide.scene)
+        parts.append(_slide(number, slide, figures[slide.demo], figure, link))
     parts.append("</div>")
     return "".join(parts)

@@ -18,6 +18,7 @@ import yaml
 import rope_viz.figures
 from rope_viz import lecture
 from rope_viz.demos.base import Demo
+from rope_viz.figures.scene_links import scene_href
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK_PAGE = ROOT / "book" / "lecture.md"
@@ -154,10 +155,12 @@ def test_deck_html_shows_each_figure_once_and_every_slide_its_scene_caption_and_
         caption = re.search(r'<p class="rope-viz-slide-caption">(.*?)</p>', body).group(1)
         assert html.unescape(caption) == slide.find_scene().caption
         link = re.search(r'<p class="rope-viz-slide-link"><a href="(.*?)"', body).group(1)
-        assert html.unescape(link) == f"../{slide.chapter.docname}.html#{slide.section}"
-    # The agenda links to every chapter; every slide to its section.
+        assert html.unescape(link) == f"../{slide.chapter.docname}.html" + scene_href(
+            slide.demo(), slide.scene
+        )
+    # The agenda links to every chapter; every slide to its chapter, at its figure's scene.
     assert links == [(chapter.docname, None) for chapter in lecture.CHAPTERS] + [
-        (slide.chapter.docname, slide.section) for slide in lecture.SLIDES
+        (slide.chapter.docname, None) for slide in lecture.SLIDES
     ]
 
 

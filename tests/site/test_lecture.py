@@ -9,6 +9,7 @@ that exists, the slide's number in the URL. Screenshots of several slides in lig
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from rope_viz import lecture
+from rope_viz.figures.scene_links import slug
 from tests.site.conftest import ARTIFACTS
 from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
 
@@ -124,13 +126,24 @@ _PAGES: dict[Path, str] = {}
 
 
 def _check_link(link: str, page: str, site: Path, where: str) -> None:
-    """The link opens the slide's chapter at an element that exists there."""
+    """The link opens the slide's chapter at one of its figures, in one of that figure's scenes."""
     parts = urlsplit(link)
     target = site / parts.path.lstrip("/")
     assert parts.path.lstrip("/") == page, f"{where}: links to {link}"
     assert target.is_file(), f"{where}: {link} is not a page of the site"
     text = _PAGES.setdefault(target, target.read_text(encoding="utf-8"))
-    assert parts.fragment and f'id="{parts.fragment}"' in text, f"{where}: no #{parts.fragment} in {page}"
+    match = re.fullmatch(r"scene:([a-z0-9-]+):([a-z0-9-]+)", parts.fragment)
+    assert match, f"{where}: #{parts.fragment} is not a scene address"
+    payloads = [
+        json.loads(payload)
+        for payload in re.findall(
+            r'<script type="application/json" class="rope-viz-payload">(.*?)</script>', text
+        )
+    ]
+    scenes = {
+        slug(payload["title"]): [slug(scene["name"]) for scene in payload["scenes"]] for payload in payloads
+    }
+    assert match.group(2) in scenes.get(match.group(1), []), f"{where}: no such figure and scene in {page}"
 
 
 def _open(open_page, mode: str = "light", fragment: str = "", width: int = 1920, height: int = 1080):
