@@ -116,6 +116,7 @@
       if (figure.dataset.ready === "true") {
         press();
       } else {
+        figure.dataset.drawFirst = "true";  // the figure script draws it before the others
         figure.addEventListener("rope-viz:ready", press, { once: true });
       }
     }

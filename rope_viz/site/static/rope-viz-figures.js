@@ -673,7 +673,9 @@
     }
     watchThemeOnce();
     /* Draw the figures one after another in page order, yielding between them, so that the first one is
-       interactive as early as possible and a long page never blocks the browser in one piece. */
+       interactive as early as possible and a long page never blocks the browser in one piece. A figure
+       marked data-draw-first (the one a lecture deck opens on) comes before the others. */
+    roots.sort(function (a, b) { return (b.dataset.drawFirst === "true") - (a.dataset.drawFirst === "true"); });
     (function next(index) {
       if (index >= roots.length) { return; }
       Promise.resolve()
