@@ -279,7 +279,8 @@ class AutorangedAxis(Demo):
 
 
 class ShapesAndAnnotations(Demo):
-    """A rectangle and a line shape that move, and an annotation whose text and place follow two sliders."""
+    """A rectangle and a line shape that move, an annotation whose text and place follow two sliders, and a
+    title on the paper whose text follows one; both annotations are centred by Plotly's default anchor."""
 
     title = "Shapes and annotations"
     controls = (_steps("left", 4), _steps("level", 3))
@@ -290,7 +291,10 @@ class ShapesAndAnnotations(Demo):
             {"type": "rect", "x0": 1, "x1": 3, "y0": -1, "y1": 1, "fillcolor": "rgba(255,127,14,0.3)"},
             {"type": "line", "x0": 0, "x1": 10, "y0": 0, "y1": 0, "line": {"color": "#d62728", "width": 2}},
         ]
-        layout["annotations"] = [{"x": 2, "y": 1.5, "text": "box", "showarrow": False, "xanchor": "center"}]
+        layout["annotations"] = [
+            {"x": 2, "y": 1.5, "text": "box", "showarrow": False},
+            {"x": 0.5, "y": 0.98, "xref": "paper", "yref": "paper", "text": "level", "showarrow": False},
+        ]
         diagonal = {"type": "scatter", "mode": "lines", "x": [0, 10], "y": [-1.8, 1.8]}
         return {"data": [diagonal], "layout": layout}
 
@@ -303,6 +307,7 @@ class ShapesAndAnnotations(Demo):
             "shapes[1].y1": y,
             "annotations[0].x": 2 + 2 * left,
             "annotations[0].text": f"box at {1 + 2 * left:g}",
+            "annotations[1].text": f"the line at level {y:g}",
         }
         return View(traces=[{}], layout=layout, readout=f"left {left}, level {level}")
 
