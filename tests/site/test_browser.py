@@ -48,15 +48,15 @@ async ([figureIndex, sliderIndex]) => {
   const start = input.value;
   const heights = [];
   const redrawn = [];
-  const listen = event => { if (event.detail.path !== 'direct') { redrawn.push(input.value); } };
-  figure.addEventListener('rope-viz:rendered', listen);
   const values = [...Array(Number(input.max) + 1).keys()].concat([Number(start)]);
   for (const value of values) {
+    const rendered = new Promise(resolve =>
+      figure.addEventListener('rope-viz:rendered', event => resolve(event.detail.path), {once: true}));
     input.value = String(value);
     input.dispatchEvent(new Event('input', {bubbles: true}));
+    if (await rendered !== 'direct') { redrawn.push(value); }
     heights.push(figure.getBoundingClientRect().height);
   }
-  figure.removeEventListener('rope-viz:rendered', listen);
   return {heights, redrawn};
 }
 """
