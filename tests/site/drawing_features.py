@@ -3,8 +3,9 @@
 Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, line
 colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels, bars,
 heatmap cells and their numbers, a colour bar whose range moves: setting the figure's margin, in a fixed
-margin, under a wide title; a linear or a log axis whose range moves, an autoranged axis, shapes, annotations,
-a trace that is empty in some states) with a slider or two of a few steps.
+margin, under a wide title; a linear or a log axis whose range moves, a zero line that comes and goes, an
+autoranged axis, shapes, annotations, a trace that is empty in some states) with a slider or two of a few
+steps.
 ``tests/site/test_drawing_features.py`` writes each on a page of its own and compares, at every step of every
 slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel; the steps
 :data:`DRAWN_BY_PLOTLY` names must be left to Plotly instead. The values are made up: these figures test the
@@ -242,6 +243,22 @@ class MovingLinearAxis(Demo):
         return View(traces=[{"x": xs, "y": ys}], layout={"xaxis.range": [0, end]}, readout=f"end {end}")
 
 
+class ZeroLine(Demo):
+    """A y axis whose range holds 0 at some steps only, from a first step where Plotly draws no zero line."""
+
+    title = "A zero line that comes and goes"
+    controls = (_steps("centre", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "lines", "x": [0, 10], "y": [0.5, 1.5]}
+        return {"data": [trace], "layout": _axes(y_range=(0.5, 3.5))}
+
+    def view(self, centre: float) -> View:
+        middle = 2 - centre
+        layout = {"yaxis.range": [middle - 1.5, middle + 1.5]}
+        return View(traces=[{}], layout=layout, readout=f"centre {middle}")
+
+
 class LogAxis(Demo):
     """A log y axis whose range grows by powers of ten (labels written as 10 to a power)."""
 
@@ -377,6 +394,7 @@ FEATURES: tuple[type[Demo], ...] = (
     ColourBarInFixedMargin,
     ColourBarUnderTitle,
     MovingLinearAxis,
+    ZeroLine,
     LogAxis,
     AutorangedAxis,
     ShapesAndAnnotations,

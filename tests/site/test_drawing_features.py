@@ -149,7 +149,7 @@ def test_a_plot_follows_its_box_and_the_next_step_matches_plotly(browser, featur
         )
         step = compare_step(page, 0, 0, None, "MovingLinearAxis after its box narrowed")
         assert step.path == "direct"
-        assert step.share <= MAX_DIFFERING_PIXELS, f"{step.share:.2%} of the pixels differ from Plotly's drawing"
+        assert step.share <= MAX_DIFFERING_PIXELS, f"{step.share:.2%} of the pixels differ from Plotly's"
         assert problems == [], problems
     finally:
         context.close()
