@@ -13,7 +13,7 @@ import pytest
 
 import rope_viz.demos
 from rope_viz.demos.base import Control, Demo, View, _set_path
-from rope_viz.figures.direct_drawing import with_a_point_in_every_state
+from rope_viz.figures.direct_drawing import with_a_point_in_every_state, with_centred_annotations
 from rope_viz.figures.static import (
     MAX_PAYLOAD_BYTES,
     build_payload,
@@ -143,6 +143,38 @@ def test_empty_states_of_a_trace_get_one_missing_point():
     # Empty in every state: left alone.
     assert figure["data"][1] == {"type": "scatter", "x": [], "y": []}
     assert [view.traces[1] for view in out] == [{}, {}]
+
+
+def test_site_annotations_whose_words_change_are_centred(demo):
+    """The direct drawing writes new words only into a centred annotation without an arrow (words of another
+    width stay centred on the same point); any other annotation whose words change is redrawn by Plotly."""
+    payload = build_payload(demo)
+    states, arrays = payload["states"], payload["arrays"]
+    for k, annotation in enumerate(payload["figure"]["layout"].get("annotations", [])):
+        texts = {json.dumps(_resolved(state["l"].get(f"annotations[{k}].text"), arrays)) for state in states}
+        if len(texts) > 1:
+            assert annotation.get("showarrow") is False, f"annotation {k} has an arrow"
+            assert annotation.get("xanchor") == "center", f"annotation {k}: {annotation.get('xanchor')!r}"
+
+
+def test_annotations_plotly_centres_by_default_are_marked_centred():
+    def annotation(**spec):
+        return {"text": "a", "showarrow": False, **spec}
+
+    layout = {
+        "annotations": [
+            annotation(x=3.0),  # on the x axis: Plotly centres it
+            annotation(x=0.5, xref="paper"),  # a third to two thirds of the paper: centred
+            annotation(x=0.2, xref="paper"),  # left of that: anchored on its left side
+            annotation(x=0.9, xref="x domain"),  # right of that: anchored on its right side
+            annotation(x=0.5, xref="paper", xanchor="left"),  # its own anchor
+            annotation(x=0.5, xref="paper"),  # moved by the views: its anchor would follow
+            {"text": "b", "x": 1.0},  # with Plotly's default arrow
+        ]
+    }
+    with_centred_annotations(layout, [View(traces=[], layout={"annotations[5].x": 0.9})])
+    anchors = [spec.get("xanchor") for spec in layout["annotations"]]
+    assert anchors == ["center", "center", None, None, "left", None, None]
 
 
 def _between(control: Control, rng: np.random.Generator) -> float:

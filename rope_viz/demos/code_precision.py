@@ -5,7 +5,8 @@ position (log scale), with the positions or the angles held in float16, bfloat16
 (:func:`rope_viz.precision.worst_errors_by_position`). The dashed line is the rounding bound ``2^−ν·m·θᵢ``;
 the dotted horizontal line is ``θᵢ``, the turn between neighbouring tokens, which an error must stay well
 below for the pair to tell neighbours apart; the dotted vertical line is ``2^ν``, up to which every whole
-number is exact; the orange one is float16's largest number, 65,504.
+number is exact; the orange one is the format's largest number: float16's, 65,504, is on the axis, while those
+of bfloat16 and float32 (about 3.4·10³⁸) lie far beyond it, off the figure.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ class AnglePrecision(Demo):
         }
         step = reference_line("θᵢ", "dot", axes=("x", "y"))
         exact = reference_line("2^ν", "dot", axes=("x", "y"))
-        overflow = reference_line("float16 max", "dot", axes=("x", "y"))
+        overflow = reference_line("largest number of the format", "dot", axes=("x", "y"))
         overflow["line"] = {"color": OVERFLOW_COLOR, "width": 1.5, "dash": "dot"}
         return {"data": [error, bound, step, exact, overflow], "layout": layout}
 
@@ -153,8 +154,9 @@ class AnglePrecision(Demo):
             f"pair {pair} (θᵢ = {theta:.3g} rad/token): at m = {last_position:,} the angle is {off}; "
             f"{blur}{overflow_text}."
         )
-        show_overflow = number_format == "float16"
-        overflow_x = LARGEST_FINITE["float16"]
+        # At its true place in every format (far beyond the axis but for float16): the trace keeps its line
+        # and label, and a step to float16 only moves them, which rope-viz-direct.js draws directly.
+        overflow_x = LARGEST_FINITE[number_format]
         return View(
             traces=[
                 {"x": significant(x, 6), "y": _plottable(worst), "line.color": FORMAT_COLORS[round(format)]},
@@ -166,9 +168,9 @@ class AnglePrecision(Demo):
                     "text": ["", "2^ν"] if limit <= x_high else [],
                 },
                 {
-                    "x": [overflow_x, overflow_x] if show_overflow else [],
-                    "y": [y_low, y_high] if show_overflow else [],
-                    "text": ["", "float16 max"] if show_overflow else [],
+                    "x": significant([overflow_x, overflow_x], 6),
+                    "y": [y_low, y_high],
+                    "text": ["", f"{number_format} max"],
                 },
             ],
             readout=readout,

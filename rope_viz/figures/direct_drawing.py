@@ -11,9 +11,11 @@ so that Plotly, whenever it redraws, shows the very same thing:
 * :func:`with_explicit_ticks`: an axis whose range changes gets explicit ticks (``tickmode: "array"``) in
   every state, in Plotly's label style (a true minus sign, powers of ten as ``10<sup>k</sup>``;
   :func:`axis_ticks`);
-* :func:`with_explicit_colorbar_ticks`: the same for a heatmap colour bar whose ``zmin``/``zmax`` change.
+* :func:`with_explicit_colorbar_ticks`: the same for a heatmap colour bar whose ``zmin``/``zmax`` change;
+* :func:`with_centred_annotations`: an annotation without an arrow that Plotly centres on its position by
+  default (``xanchor: "auto"``) says so (``xanchor: "center"``), so that its words can change directly.
 
-:func:`prepare_states` applies all four, as the site's payload needs
+:func:`prepare_states` applies all five, as the site's payload needs
 (:func:`rope_viz.figures.static.build_payload`); the live front end (:mod:`rope_viz.figures.live_states`)
 applies the same steps one state at a time.
 """
@@ -372,12 +374,38 @@ def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]
     return out
 
 
+def with_centred_annotations(layout: dict[str, Any], views: Sequence[View]) -> None:
+    """Write ``xanchor: "center"`` on every annotation without an arrow that Plotly centres by default.
+
+    Plotly centres an annotation whose ``xanchor`` is ``"auto"`` (the default) on its ``x`` when that is on
+    a data axis, and when it is a fraction of the paper or of an axis' domain between 1/3 and 2/3 (left of
+    that it anchors the left side, right of it the right side). The direct drawing writes new words only
+    into an annotation whose ``xanchor`` is ``"center"``, where words of another width stay centred on the
+    same point: saying so changes nothing Plotly draws. A paper annotation whose ``x`` a view sets (in
+    ``views``) is left as it is, since its anchor would follow ``x``. ``layout`` is updated in place.
+    """
+    placed = {
+        int(match[1])
+        for view in views
+        for path in view.layout
+        if (match := re.fullmatch(r"annotations\[(\d+)\]\.x", path))
+    }
+    for index, annotation in enumerate(layout.get("annotations", [])):
+        if annotation.get("showarrow", True) or annotation.get("xanchor", "auto") != "auto":
+            continue
+        on_data = re.fullmatch(r"x\d*", annotation.get("xref", "x")) is not None
+        if on_data or (index not in placed and 1 / 3 <= float(annotation.get("x", 0.5)) <= 2 / 3):
+            annotation["xanchor"] = "center"
+
+
 def prepare_states(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
     """Return ``views`` prepared for the direct drawing, updating ``figure`` (showing state ``default``).
 
-    The four preparations of this module, in the order they depend on each other: a point in every state,
-    fixed autoranges, then explicit ticks on the axes whose ranges now move, then colour-bar ticks.
+    The five preparations of this module, in the order they depend on each other: a point in every state,
+    fixed autoranges, then explicit ticks on the axes whose ranges now move, then colour-bar ticks; and
+    centred annotations, which depend on nothing else.
     """
+    with_centred_annotations(figure["layout"], views)
     views = with_a_point_in_every_state(figure, views, default)
     views = with_fixed_autoranges(figure, views, default)
     views = with_explicit_ticks(figure["layout"], views)

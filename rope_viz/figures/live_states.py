@@ -11,7 +11,8 @@ preparations to every state that could need them:
   Plotly does;
 * every axis with a range in a state gets explicit ticks in Plotly's label style
   (:mod:`rope_viz.figures.direct_drawing`);
-* a heatmap colour bar gets explicit ticks over its ``zmin``/``zmax``.
+* a heatmap colour bar gets explicit ticks over its ``zmin``/``zmax``;
+* an annotation that Plotly centres by default says so, once, in the initial figure.
 
 The page's script can then draw every state straight in the SVG (``rope-viz-direct.js``), and Plotly, when it
 redraws, shows the very same axes. States are plain JSON (arrays inline, no shared table).
@@ -33,6 +34,7 @@ from rope_viz.figures.direct_drawing import (
     left_to_autorange,
     linear_ticks,
     one_missing_point,
+    with_centred_annotations,
 )
 from rope_viz.figures.rounding import plain as _plain
 
@@ -60,6 +62,7 @@ class LiveStates:
         self._traces = copy.deepcopy(figure["data"])
         self._specs = copy.deepcopy(figure["layout"])
         default = demo.view(**demo.defaults())
+        with_centred_annotations(figure["layout"], [default])
         self._ranged_axes = self._autoranged_axes(default)
         state = self.encode(default)
         self.figure = self._initial_figure(figure, state)

@@ -3,8 +3,9 @@
 Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, line
 colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels, bars,
 heatmap cells and their numbers, a colour bar whose range moves: setting the figure's margin, in a fixed
-margin, under a wide title; a linear or a log axis whose range moves, an autoranged axis, shapes, annotations,
-a trace that is empty in some states) with a slider or two of a few steps.
+margin, under a wide title; a linear or a log axis whose range moves, a zero line that comes and goes, an
+autoranged axis, shapes, annotations, a trace that is empty in some states) with a slider or two of a few
+steps.
 ``tests/site/test_drawing_features.py`` writes each on a page of its own and compares, at every step of every
 slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel; the steps
 :data:`DRAWN_BY_PLOTLY` names must be left to Plotly instead. The values are made up: these figures test the
@@ -242,6 +243,22 @@ class MovingLinearAxis(Demo):
         return View(traces=[{"x": xs, "y": ys}], layout={"xaxis.range": [0, end]}, readout=f"end {end}")
 
 
+class ZeroLine(Demo):
+    """A y axis whose range holds 0 at some steps only, from a first step where Plotly draws no zero line."""
+
+    title = "A zero line that comes and goes"
+    controls = (_steps("centre", 4),)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "scatter", "mode": "lines", "x": [0, 10], "y": [0.5, 1.5]}
+        return {"data": [trace], "layout": _axes(y_range=(0.5, 3.5))}
+
+    def view(self, centre: float) -> View:
+        middle = 2 - centre
+        layout = {"yaxis.range": [middle - 1.5, middle + 1.5]}
+        return View(traces=[{}], layout=layout, readout=f"centre {middle}")
+
+
 class LogAxis(Demo):
     """A log y axis whose range grows by powers of ten (labels written as 10 to a power)."""
 
@@ -279,7 +296,8 @@ class AutorangedAxis(Demo):
 
 
 class ShapesAndAnnotations(Demo):
-    """A rectangle and a line shape that move, and an annotation whose text and place follow two sliders."""
+    """A rectangle and a line shape that move, an annotation whose text and place follow two sliders, and a
+    title on the paper whose text follows one; both annotations are centred by Plotly's default anchor."""
 
     title = "Shapes and annotations"
     controls = (_steps("left", 4), _steps("level", 3))
@@ -290,7 +308,10 @@ class ShapesAndAnnotations(Demo):
             {"type": "rect", "x0": 1, "x1": 3, "y0": -1, "y1": 1, "fillcolor": "rgba(255,127,14,0.3)"},
             {"type": "line", "x0": 0, "x1": 10, "y0": 0, "y1": 0, "line": {"color": "#d62728", "width": 2}},
         ]
-        layout["annotations"] = [{"x": 2, "y": 1.5, "text": "box", "showarrow": False, "xanchor": "center"}]
+        layout["annotations"] = [
+            {"x": 2, "y": 1.5, "text": "box", "showarrow": False},
+            {"x": 0.5, "y": 0.98, "xref": "paper", "yref": "paper", "text": "level", "showarrow": False},
+        ]
         diagonal = {"type": "scatter", "mode": "lines", "x": [0, 10], "y": [-1.8, 1.8]}
         return {"data": [diagonal], "layout": layout}
 
@@ -303,6 +324,7 @@ class ShapesAndAnnotations(Demo):
             "shapes[1].y1": y,
             "annotations[0].x": 2 + 2 * left,
             "annotations[0].text": f"box at {1 + 2 * left:g}",
+            "annotations[1].text": f"the line at level {y:g}",
         }
         return View(traces=[{}], layout=layout, readout=f"left {left}, level {level}")
 
@@ -372,6 +394,7 @@ FEATURES: tuple[type[Demo], ...] = (
     ColourBarInFixedMargin,
     ColourBarUnderTitle,
     MovingLinearAxis,
+    ZeroLine,
     LogAxis,
     AutorangedAxis,
     ShapesAndAnnotations,

@@ -22,7 +22,7 @@ from rope_viz.site import local
 from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
 from tests.site.conftest import ARTIFACTS
 from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
-from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES, PAINTED_ON_CANVAS
+from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES, PAINTED_ON_CANVAS, MovingLinearAxis
 
 pytestmark = pytest.mark.browser
 
@@ -66,20 +66,27 @@ def _steps(maximum: int, start: int) -> list[int]:
     return [value for value in range(maximum + 1) if value != start] + [start]
 
 
+def _open(context, feature_site: str, feature: type) -> tuple:
+    """Open a feature's page (nothing off the feature site) once its figure is drawn and warm; return the
+    page and the list of its console errors."""
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
+    page.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith(feature_site) else route.abort(),
+    )
+    page.goto(f"{feature_site}/{feature.__name__}.html", wait_until="load")
+    page.wait_for_selector("figure.rope-viz-demo[data-ready=true][data-warm=true]", timeout=15_000)
+    return page, problems
+
+
 @pytest.mark.parametrize("feature", FEATURES, ids=lambda feature: feature.__name__)
 def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_site, feature):
     context = browser.new_context(viewport={"width": 1000, "height": 700})
     try:
-        page = context.new_page()
-        problems: list[str] = []
-        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-        page.on("pageerror", lambda error: problems.append(f"pageerror: {error}"))
-        page.route(
-            "**/*",
-            lambda route: route.continue_() if route.request.url.startswith(feature_site) else route.abort(),
-        )
-        page.goto(f"{feature_site}/{feature.__name__}.html", wait_until="load")
-        page.wait_for_selector("figure.rope-viz-demo[data-ready=true][data-warm=true]", timeout=15_000)
+        page, problems = _open(context, feature_site, feature)
         figure = page.locator("figure.rope-viz-demo")
         differing: list[str] = []
         canvases = 0
@@ -109,5 +116,40 @@ def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_sit
         assert problems == [], problems
         if feature in PAINTED_ON_CANVAS:
             assert canvases, f"{feature.__name__}: no step was painted on a canvas layer"
+    finally:
+        context.close()
+
+
+#: The width of the plot's box and of the drawing Plotly made in it.
+WIDTHS = """
+figure => [figure.querySelector('.rope-viz-plot').getBoundingClientRect().width,
+           Number(figure.querySelector('.rope-viz-plot .main-svg').getAttribute('width'))]
+"""
+
+
+def test_a_plot_follows_its_box_and_the_next_step_matches_plotly(browser, feature_site):
+    """A plot whose box changes width while the window does not (a page's layout settling after its first
+    figure is drawn, a notebook panel resized) is drawn again at the new width, so that the direct drawing
+    draws the next step in the axes Plotly's next drawing will have. Plotly has been resized once before, as
+    after any resize of the window: from then on its next update lays the plot out at its box's width, and a
+    step drawn directly in a drawing of the old width would be a few pixels off Plotly's axes."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    try:
+        page, problems = _open(context, feature_site, MovingLinearAxis)
+        figure = page.locator("figure.rope-viz-demo")
+        figure.evaluate("figure => Plotly.Plots.resize(figure.querySelector('.rope-viz-plot'))")
+        box, drawn = figure.evaluate(WIDTHS)
+        assert abs(box - drawn) <= 1, (box, drawn)
+        page.add_style_tag(content="figure.rope-viz-demo { margin-right: 40px; }")
+        page.wait_for_function(
+            f"figure => {{ const [box, drawn] = ({WIDTHS.strip()})(figure); return box < {box} - 30 && "
+            "Math.abs(box - drawn) <= 1; }",
+            arg=figure.element_handle(),
+            timeout=5_000,
+        )
+        step = compare_step(page, 0, 0, None, "MovingLinearAxis after its box narrowed")
+        assert step.path == "direct"
+        assert step.share <= MAX_DIFFERING_PIXELS, f"{step.share:.2%} of the pixels differ from Plotly's"
+        assert problems == [], problems
     finally:
         context.close()

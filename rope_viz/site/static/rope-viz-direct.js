@@ -19,7 +19,7 @@
  * handed; tests/test_plotly_fence.py checks that no other script reads an internal). It relies on, in the
  * plotly.js named by TESTED_PLOTLY_VERSION in rope-viz-figures.js:
  *   - gd._fullLayout: per axis (xaxis, yaxis2, ...) _id, _length, _offset, range, type, autorange, showgrid,
- *     showticklabels, ticks; showlegend; shapes and annotations (type, xref, yref, x0..y1, x, y); width,
+ *     gridcolor, gridwidth, zeroline, zerolinecolor, zerolinewidth, showticklabels, ticks; showlegend; shapes and annotations (type, xref, yref, x0..y1, x, y); width,
  *     margin (l, r, t, b, autoexpand) and _size (l, w);
  *   - gd._fullData: per trace type, visible, showlegend, xaxis, yaxis, uid, cliponaxis, marker, mode, fill,
  *     line, x0, dx, y0, dy; colorbar (orientation, x, xanchor, xref, yref, xpad, thickness, thicknessmode,
@@ -1049,17 +1049,21 @@
       var log = axis.type === "log";
       var ticks = visibleTicks(name, { values: values, texts: texts }, axis);
       var zeroShown = axis.zeroline && !log && low < 0 && high > 0;
+      var zero = plot.querySelector("path." + id + "zl");
+      // A zero line that Plotly did not draw (0 was outside the range then) is drawn as the gridline at 0
+      // where it looks like one (the site's themes give both the grid's colour).
+      var zeroAsGrid = zeroShown && !zero && axis.showgrid && axis.zerolinecolor === axis.gridcolor &&
+        axis.zerolinewidth === axis.gridwidth;
       var gridTicks = axis.showgrid ? ticks.filter(function (tick) {
-        return !(axis.zeroline && !log && Math.abs(tick.l) < slack + 1e-12);
+        return zeroAsGrid || !(axis.zeroline && !log && Math.abs(tick.l) < slack + 1e-12);
       }) : [];
       var labels = axis.showticklabels ? children(plot, "g." + id + "tick") : [];
       var grid = children(plot, "path." + id + "grid");
       var marks = axis.ticks ? children(plot, "path." + id + "tick") : [];
       if (axis.ticks && marks.length === 0 && ticks.length > 0) { return null; }
-      var zero = plot.querySelector("path." + id + "zl");
       if (axis.showticklabels && labels.length === 0 && ticks.length > 0) { return null; }
       if (axis.showgrid && grid.length === 0 && gridTicks.length > 0) { return null; }
-      if (zeroShown && !zero) { return null; }
+      if (zeroShown && !zero && !zeroAsGrid) { return null; }
       var drawable = !axis.showticklabels || ticks.every(function (tick, k) {
         var shape = labelShape(tick.text, null);
         return shape !== null || (ticks.length === labels.length &&

@@ -510,6 +510,18 @@
     }
     function onResize() { later(reserveSpace); }
     window.addEventListener("resize", onResize);
+    /* Plotly's responsive mode follows the window, not the plot's own box: a plot whose box changes width
+       alone (the page's layout settling after the first figures are drawn, a notebook panel resized) keeps
+       a drawing of the old width, into which the direct drawing draws its steps, until Plotly lays it out
+       again, at its next update after any resize of the window. Plotly resizes it as soon as its box
+       differs from its drawing by more than a pixel, as Plotly's own autosize does. */
+    var resizing = window.ResizeObserver ? new ResizeObserver(function (entries) {
+      var width = entries[entries.length - 1].contentRect.width;
+      var drawn = plot.querySelector(".main-svg");
+      if (!gone() && width > 0 && drawn && Math.abs(width - Number(drawn.getAttribute("width"))) > 1) {
+        Plotly.Plots.resize(plot);
+      }
+    }) : null;
 
     /* The first step of a drag would set up what the direct drawing keeps from step to step (its canvas
        layers, the browser's caches of their text): do it when the page is idle, one slider at a time, by
@@ -566,6 +578,7 @@
       plot.querySelectorAll(".main-svg").forEach(function (svg) { svg.setAttribute("aria-hidden", "true"); });
       plot.on("plotly_afterplot", afterPlot);
       afterPlot();
+      if (resizing) { resizing.observe(plot); }
       later(reserveSpace);
       later(function () { warmUp(0); });
       root.dataset.state = committed.key;
@@ -620,6 +633,7 @@
           window.removeEventListener("pointerup", release);
           window.removeEventListener("pointercancel", release);
           window.removeEventListener("resize", onResize);
+          if (resizing) { resizing.disconnect(); }
         }
       };
     });
