@@ -325,7 +325,7 @@ def test_shift_demo_readout_and_titles_report_the_changes():
     view = demo.view(shift=28, swap=1)
     assert "“the man bit the dog” at positions 28–32" in view.readout
     assert "learned absolute undefined" in view.readout
-    assert view.layout["annotations[1].text"].endswith("no vector for positions ≥ L = 32")
+    assert view.layout["annotations[1].text"].endswith("past its table (L = 32)")
     assert all(value is None for row in view.traces[1]["z"] for value in row)
     # the RoPE panel (index 5) prints a change of 0.00, the sinusoidal one (index 2) does not
     assert view.layout["annotations[5].text"].endswith(": 0.00")

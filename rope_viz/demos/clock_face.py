@@ -22,8 +22,11 @@ def xy(radius: object, angle_degrees: object, decimals: int = 3) -> tuple[list[f
     return x.tolist(), y.tolist()
 
 
-def dial_traces(rings: tuple[float, ...] = (1.0,), *, axes: tuple[str, str] = ("x", "y")) -> list[dict]:
-    """Return the constant parts of a clock face: circles of the given radii and degree labels."""
+def dial_traces(
+    rings: tuple[float, ...] = (1.0,), *, axes: tuple[str, str] = ("x", "y"), label_radius: float = 1.2
+) -> list[dict]:
+    """Return the constant parts of a clock face: circles of the given radii and degree labels (at
+    ``label_radius`` times the outer radius: further out leaves room for labels of points on the ring)."""
     angle = np.linspace(0.0, 360.0, 181)
     circles_x: list[float | None] = []
     circles_y: list[float | None] = []
@@ -31,7 +34,7 @@ def dial_traces(rings: tuple[float, ...] = (1.0,), *, axes: tuple[str, str] = ("
         x, y = xy(np.full(angle.shape, ring), angle)
         circles_x += [*x, None]
         circles_y += [*y, None]
-    label_x, label_y = xy(np.full(len(DIAL_LABELS), max(rings) * 1.2), DIAL_LABELS)
+    label_x, label_y = xy(np.full(len(DIAL_LABELS), max(rings) * label_radius), DIAL_LABELS)
     common = {"xaxis": axes[0], "yaxis": axes[1], "hoverinfo": "skip", "showlegend": False}
     return [
         {

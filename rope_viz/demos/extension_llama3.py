@@ -138,7 +138,14 @@ class Llama3Blend(Demo):
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
             "font": {"size": FONT_SIZE},
             "legend": {"x": 0.01, "y": 0.95, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
-            "legend2": {"x": 0.01, "y": 0.38, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            # Bottom right, where the wavelengths are short: the lengths' labels sit top left.
+            "legend2": {
+                "x": 0.99,
+                "xanchor": "right",
+                "y": 0.01,
+                "yanchor": "bottom",
+                "bgcolor": "rgba(0,0,0,0)",
+            },
             "xaxis": {
                 "domain": [0, 1],
                 "anchor": "y",

@@ -134,7 +134,15 @@ class PresetBands(Demo):
         data += [
             wavelength_trace("plain RoPE, same base", PLAIN, "dash", marker_size=4),
             wavelength_trace("with the model's scaling", LONGROPE, "solid", marker_size=4),
-            *(reference_line(f"length {number}", dash) for number, dash in enumerate(LINE_DASHES)),
+            # The lines come in increasing length (length_lines): the labels of all but a third, highest one
+            # go under their line, so that two lines a factor of two apart keep their labels apart.
+            *(
+                {
+                    **reference_line(f"length {number}", dash),
+                    "textposition": "top right" if number == 2 else "bottom right",
+                }
+                for number, dash in enumerate(LINE_DASHES)
+            ),
         ]
         layout = {
             "height": 860,

@@ -109,8 +109,8 @@ class InterpolationResolution(Demo):
             "margin": {"l": 80, "r": 30, "t": 40, "b": 60},
             "font": {"size": FONT_SIZE},
             "showlegend": True,
-            "legend": {"orientation": "h", "x": 0.0, "y": 0.4, "yanchor": "bottom"},
-            **dial_axes([0.1, 0.9], [0.5, 0.95]),
+            "legend": {"orientation": "h", "x": 0.0, "y": 0.375, "yanchor": "bottom"},
+            **dial_axes([0.1, 0.9], [0.43, 0.95], extent=1.5),
             "xaxis2": {
                 "domain": [0, 1],
                 "anchor": "y2",
@@ -121,7 +121,7 @@ class InterpolationResolution(Demo):
                 "anchor": "x2",
                 "domain": [0.0, 0.33],
                 "type": "log",
-                "title": {"text": "angle between neighbours (°/token)"},
+                "title": {"text": "angle between<br>neighbours (°/token)"},
                 "exponentformat": "power",
                 "dtick": 1,
             },
@@ -131,7 +131,7 @@ class InterpolationResolution(Demo):
             ],
         }
         data = [
-            *dial_traces((RINGS["pi"], RINGS["ntk"], RINGS["plain"])),
+            *dial_traces((RINGS["pi"], RINGS["ntk"], RINGS["plain"]), label_radius=1.38),
             ring_names,
             ring("plain RoPE", PLAIN, "circle", True),
             ring("NTK-aware", NTK, "diamond", False),

@@ -116,18 +116,20 @@ class YarnBands(Demo):
             "height": 1080,
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
             "font": {"size": FONT_SIZE},
+            # One row each, in the panels' empty corners: a short panel (a projector's screen) keeps them.
             "legend": {
+                "orientation": "h",
                 "x": 0.99,
                 "xanchor": "right",
-                "y": 0.965,
+                "y": 0.96,
                 "yanchor": "top",
                 "bgcolor": "rgba(0,0,0,0)",
             },
-            "legend2": {"x": 0.01, "y": 0.605, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
-            "legend3": {"x": 0.01, "y": 0.235, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            "legend2": {"x": 0.01, "y": 0.625, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            "legend3": {"x": 0.01, "y": 0.255, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
             "xaxis": {"domain": [0, 1], "anchor": "y", "title": {"text": "pair index i"}, "zeroline": False},
             "yaxis": {
-                "domain": [0.76, 0.96],
+                "domain": [0.73, 0.96],
                 "type": "log",
                 "title": {"text": "turns within L"},
                 "exponentformat": "power",
@@ -140,7 +142,7 @@ class YarnBands(Demo):
                 "zeroline": False,
             },
             "yaxis2": {
-                "domain": [0.39, 0.61],
+                "domain": [0.37, 0.63],
                 "type": "log",
                 "title": {"text": "slow-down θᵢ/θᵢ′ (×)"},
                 "tickvals": [1, 2, 4, 8, 16, 32, 64],
@@ -152,12 +154,12 @@ class YarnBands(Demo):
                 "title": {"text": "scale factor s (log scale)"},
                 "range": [-0.03, 2.14],
             },
-            "yaxis3": {"domain": [0.0, 0.24], "title": {"text": "multiplier (×)"}},
+            "yaxis3": {"domain": [0.0, 0.26], "title": {"text": "multiplier (×)"}},
             "shapes": [band_shape("x", "y", CLASS_STYLE["blended"][0]), band_shape("x2", "y2", YARN)],
             "annotations": [
                 panel_title("turns of each pair within L; the β lines bound the blend", 0.97),
-                panel_title("slow-down per pair: the reference code's ramp and the paper's", 0.62),
-                panel_title("attention temperature: on cos and sin, and on the logits", 0.25),
+                panel_title("slow-down per pair: the reference code's ramp and the paper's", 0.64),
+                panel_title("attention temperature: on cos and sin, and on the logits", 0.27),
             ],
         }
         data = [

@@ -260,7 +260,7 @@ class ScoreVsDistance(Demo):
             band("k = q: mean ± 1 std", "rgba(44,160,44,0.25)"),
             line("k = q: one random q", SAMPLE_COLOR, width=1.2),
             line("k = q: mean 2 Σᵢ cos(r θᵢ)", ALIGNED_COLOR),
-            line("k = q: mean at b = 10,000 (reference)", "#555555", dash="dash", width=2),
+            line("k = q: mean at b = 10,000", "#555555", dash="dash", width=2),
             line("wavelength λᵢ at this base", "#1f77b4", width=2.5, axis="2"),
             line("wavelength λᵢ at b = 10,000", "#555555", dash="dash", width=2, axis="2"),
         ]
@@ -287,21 +287,21 @@ class ScoreVsDistance(Demo):
                 "range": [0, 5],
                 "anchor": "y",
             },
-            "yaxis": {"domain": [0.5, 0.99], "title": {"text": "score q·k"}, "anchor": "x"},
+            "yaxis": {"domain": [0.52, 0.99], "title": {"text": "score q·k"}, "anchor": "x"},
             "xaxis2": {"domain": [0.0, 1.0], "title": {"text": "pair index i"}, "anchor": "y2"},
             "yaxis2": {
-                "domain": [0.0, 0.29],
+                "domain": [0.0, 0.31],
                 "type": "log",
                 "title": {"text": "wavelength λᵢ (tokens)"},
                 "exponentformat": "power",
-                "dtick": 1,
+                "dtick": 2,
                 "anchor": "x2",
             },
             "annotations": [
                 _panel_title(
                     "score of random q, k ~ N(0, I) at distance r: aligned (k = q) or independent", 1.035
                 ),
-                _panel_title("tokens per full turn of each pair: a larger base slows the slow pairs", 0.335),
+                _panel_title("tokens per full turn of each pair: a larger base slows the slow pairs", 0.355),
             ],
         }
         return {"data": traces, "layout": layout}

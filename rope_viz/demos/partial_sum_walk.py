@@ -167,7 +167,7 @@ class PartialSumWalk(Demo):
             },
             "yaxis": {
                 "domain": [0.5, 0.99],
-                "title": {"text": "imaginary part (unit arrows)"},
+                "title": {"text": "imaginary part<br>(unit arrows)"},
                 "scaleanchor": "x",
                 "scaleratio": 1,
                 "constrain": "domain",

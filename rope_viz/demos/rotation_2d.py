@@ -238,7 +238,7 @@ class Rotation2D(Demo):
                 "range": [-limit, limit],
                 "scaleanchor": "x",
                 "zeroline": True,
-                "title": _axis_title("second coordinate (imag. part)"),
+                "title": _axis_title("second coordinate<br>(imag. part)"),
             },
             "xaxis2": {
                 "domain": [0.84, 1.0],
@@ -263,7 +263,7 @@ class Rotation2D(Demo):
             "yaxis3": {
                 "domain": [0.0, 0.36],
                 "anchor": "x3",
-                "dtick": 1,
+                "dtick": 2,
                 "range": [-0.5, 12.5],
                 "title": _axis_title("query position m (tokens)"),
             },
@@ -434,7 +434,7 @@ class SignConvention(Demo):
             },
             "yaxis": {
                 "domain": [0.5, 1.0],
-                "dtick": 1,
+                "dtick": 3,
                 "range": [-0.5, 15.5],
                 "title": _axis_title("query position m (tokens)"),
             },

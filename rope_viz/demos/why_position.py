@@ -31,17 +31,18 @@ SHIFTS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 27, 28, 32, 50, 100, 250, 
 # Blue (negative) through grey to red (positive): ends and middle stay visible on light and dark pages.
 DIVERGING = [[0.0, "#08519c"], [0.3, "#4f9bd9"], [0.5, "#b8b8b8"], [0.7, "#f08a5d"], [1.0, "#a50f15"]]
 
-# Panel grid: 3 rows x 2 columns; domains in paper coordinates.
-_COLUMNS = ([0.0, 0.44], [0.56, 1.0])
-_ROWS = ([0.745, 0.955], [0.415, 0.625], [0.085, 0.295])
+# Panel grid: 2 rows x 3 columns, wider than tall as a slide is; domains in paper coordinates. The panels
+# share their words, so only the left column writes them beside its rows.
+_COLUMNS = ([0.0, 0.3], [0.35, 0.65], [0.7, 1.0])
+_ROWS = ([0.6, 0.93], [0.09, 0.42])
 #: Colour-axis limit (logit units): a display choice; the few larger logits take the end colours, and every
 #: cell prints its exact value.
 COLOR_LIMIT = 4.0
 
 
 def panel_domains(index: int) -> tuple[list[float], list[float]]:
-    """``(x domain, y domain)`` of panel ``index`` (row-major over 3 rows x 2 columns)."""
-    return list(_COLUMNS[index % 2]), list(_ROWS[index // 2])
+    """``(x domain, y domain)`` of panel ``index`` (row-major over 2 rows x 3 columns)."""
+    return list(_COLUMNS[index % 3]), list(_ROWS[index // 3])
 
 
 def sentence_logits(
@@ -104,8 +105,8 @@ class ShiftTheSentence(Demo):
         data, layout = (
             [],
             {
-                "height": 1000,
-                "margin": {"l": 60, "r": 20, "t": 30, "b": 40},
+                "height": 720,
+                "margin": {"l": 80, "r": 20, "t": 30, "b": 40},
                 "font": {"size": 14},
                 "coloraxis": {
                     "colorscale": DIVERGING,
@@ -144,6 +145,7 @@ class ShiftTheSentence(Demo):
                 }
             )
             x_domain, y_domain = panel_domains(index)
+            left = index % 3 == 0
             layout[f"xaxis{suffix}"] = {
                 "domain": x_domain,
                 "anchor": f"y{suffix}",
@@ -157,6 +159,7 @@ class ShiftTheSentence(Demo):
                 "domain": y_domain,
                 "anchor": f"x{suffix}",
                 "title": {"text": "query word · position m", "font": {"size": 12}, "standoff": 2},
+                "showticklabels": left,
                 "tickfont": {"size": 11},
                 "tickmode": "array",
                 "tickvals": list(range(len(SENTENCE))),
@@ -183,19 +186,19 @@ class ShiftTheSentence(Demo):
         words = SWAPPED if round(swap) else SENTENCE
         positions = shift + np.arange(len(words))
         x_ticks = [f"{word}<br>{position:,}" for word, position in zip(words, positions, strict=True)]
-        y_ticks = [f"{word}<br>{position:,}" for word, position in zip(words, positions, strict=True)]
+        y_ticks = [f"{word} {position:,}" for word, position in zip(words, positions, strict=True)]
         traces, layout, changes = [], {}, []
         for index, scheme in enumerate(self.schemes):
             suffix = "" if index == 0 else str(index + 1)
             logits = sentence_logits(scheme, words, shift, self.head)
             if logits is None:
                 z = [[None] * len(words) for _ in words]
-                title = f"<b>{scheme.name}</b><br>no vector for positions ≥ L = {scheme.max_positions}"
+                title = f"<b>{scheme.name}</b><br>past its table (L = {scheme.max_positions})"
                 changes.append(f"{scheme.name} undefined")
             else:
                 z = np.round(logits, 3).tolist()
                 change = float(np.abs(logits - sentence_logits(scheme, words, 0, self.head)).max())
-                title = f"<b>{scheme.name}</b><br>largest change since t = 0: {change:.2f}"
+                title = f"<b>{scheme.name}</b><br>largest change: {change:.2f}"
                 changes.append(f"{scheme.name} {change:.2f}")
             traces.append({"z": z, "x": list(range(len(words))), "y": list(range(len(words)))})
             layout[f"xaxis{suffix}.ticktext"] = x_ticks

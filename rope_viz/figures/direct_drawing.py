@@ -116,11 +116,12 @@ def linear_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
 
 
 def log_ticks(
-    low: float, high: float, tickvals: Sequence[float] | None = None
+    low: float, high: float, tickvals: Sequence[float] | None = None, decades: int = 1
 ) -> tuple[list[float], list[str]]:
     """Ticks of a log axis whose range is ``[low, high]`` in powers of ten.
 
-    With ``tickvals``, those within the range (labelled as numbers); otherwise every power of ten within it.
+    With ``tickvals``, those within the range (labelled as numbers); otherwise the powers of ten within it
+    whose exponent is a multiple of ``decades`` (Plotly's ``dtick`` of a log axis).
 
     Examples
     --------
@@ -128,12 +129,15 @@ def log_ticks(
     ([1, 2, 4], ['1', '2', '4'])
     >>> log_ticks(0.6, 3.2)[1]
     ['10', '10<sup>2</sup>', '10<sup>3</sup>']
+    >>> log_ticks(0.6, 5.2, decades=2)[1]
+    ['10<sup>2</sup>', '10<sup>4</sup>']
 
     """
     if tickvals is not None:
         inside = [value for value in tickvals if low - 1e-9 <= math.log10(value) <= high + 1e-9]
         return inside, [format_number(value, _decimal_unit(value)) for value in inside]
-    exponents = range(math.ceil(low - 1e-9), math.floor(high + 1e-9) + 1)
+    first = math.ceil((low - 1e-9) / decades) * decades
+    exponents = range(first, math.floor(high + 1e-9) + 1, decades)
     return [10.0**k for k in exponents], [power_of_ten_label(k) for k in exponents]
 
 
@@ -149,7 +153,9 @@ def axis_ticks(axis: dict[str, Any], axis_range: Sequence[float]) -> tuple[list[
     """Tick values and labels for a Plotly axis spec (``type``, ``tickvals``) shown over ``axis_range``."""
     low, high = sorted(float(value) for value in axis_range)
     if axis.get("type") == "log":
-        return log_ticks(low, high, axis.get("tickvals"))
+        dtick = axis.get("dtick", 1)  # a whole number of decades; Plotly's "D1", "L..." forms are not
+        whole = isinstance(dtick, int | float) and float(dtick).is_integer() and dtick >= 1
+        return log_ticks(low, high, axis.get("tickvals"), int(dtick) if whole else 1)
     if axis.get("type") not in (None, "linear", "-"):
         raise ValueError(f"explicit ticks for a {axis.get('type')!r} axis are not supported")
     return linear_ticks(low, high)

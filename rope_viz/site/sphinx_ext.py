@@ -41,9 +41,12 @@ STATIC_DIRECTORY = Path(__file__).parent / "static"
 TEMPLATES = Path(__file__).parent / "templates"
 FIGURE_MARKER = 'class="rope-viz-demo"'
 ASSET_FOLDER = "rope_viz"
-#: The figure front end: canvas layers, the direct SVG drawing, the slider wiring (scripts in load order),
-#: and the figure styles.
-FIGURE_ASSETS = ("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-figures.css")
+#: The figure front end: canvas layers, the direct SVG drawing, the slider wiring, the presenter view (scripts
+#: in load order), and the figure styles.
+FIGURE_ASSETS = (
+    *("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js", "rope-viz-present.js"),
+    *("rope-viz-figures.css", "rope-viz-present.css"),
+)
 #: How a page with figures prints (the site only: the live widgets print as their notebook does).
 PRINT_ASSET = "rope-viz-print.css"
 MATHJAX_PATH = "mathjax/tex-chtml.js"
@@ -159,7 +162,9 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
         scripts = [name for name in FIGURE_ASSETS if name.endswith(".js")]
         for priority, name in enumerate(scripts, start=401):
             app.add_js_file(f"{ASSET_FOLDER}/{name}", priority=priority, loading_method="defer")
-        app.add_css_file(f"{ASSET_FOLDER}/rope-viz-figures.css")
+        for name in FIGURE_ASSETS:
+            if name.endswith(".css"):
+                app.add_css_file(f"{ASSET_FOLDER}/{name}")
         app.add_css_file(f"{ASSET_FOLDER}/{PRINT_ASSET}", media="print")
     if DECK_MARKER in body:
         # Before the figure script, so that the deck has left the article before the figures are drawn.

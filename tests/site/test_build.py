@@ -69,7 +69,12 @@ def test_plotly_js_is_served_once_and_only_on_pages_with_a_figure(built_site):
             assert len(loads) == 1, f"{page.name}: plotly.js loaded {len(loads)} times"
             order = [
                 text.index(f"_static/rope_viz/{name}")
-                for name in ("rope-viz-canvas.js", "rope-viz-direct.js", "rope-viz-figures.js")
+                for name in (
+                    "rope-viz-canvas.js",
+                    "rope-viz-direct.js",
+                    "rope-viz-figures.js",
+                    "rope-viz-present.js",
+                )
             ]
             assert order == sorted(order), f"{page.name}: script order"
         else:

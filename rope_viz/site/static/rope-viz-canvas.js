@@ -30,8 +30,16 @@
       return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
     }
 
+    /* Canvas pixels per unit of the plot: the screen's pixels per CSS pixel, times the scale at which the
+       presenter view (rope-viz-present.js) shows the plot, rounded up (a canvas scaled down by the browser
+       looks closer to the SVG text beside it than one scaled up). */
+    function resolution(parent) {
+      var plot = parent.closest(".rope-viz-plot");
+      return (window.devicePixelRatio || 1) * Math.ceil(plot && Number(plot.dataset.scale) || 1);
+    }
+
     function create(parent, before, box) {
-      var ratio = window.devicePixelRatio || 1;
+      var ratio = resolution(parent);
       var node = document.createElementNS(SVG, "foreignObject");
       node.setAttribute("x", box.x);
       node.setAttribute("y", box.y);
@@ -56,7 +64,7 @@
     function context(key, parent, before, box, covered) {
       var layer = all[key];
       var moved = layer && (layer.parent !== parent || !sameBox(layer.box, box));
-      if (moved || (layer && layer.ratio !== window.devicePixelRatio)) {
+      if (moved || (layer && layer.ratio !== resolution(parent))) {
         remove(key);
         layer = null;
       }

@@ -31,6 +31,8 @@
   }
   /* The plots this copy drew, for the theme watcher. */
   var drawnPlots = new Set();
+  /* What other scripts add to every figure once it is drawn (rope-viz-present.js: the Present button). */
+  var extensions = [];
 
   var LIGHT = { font: "#1f2328", grid: "#d8dee4", line: "#8c959f" };
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
@@ -464,9 +466,11 @@
        when the window changes width. A source that cannot list its readouts in advance (the live one)
        makes room for the tallest one shown so far. */
     var reservedWidth = null;
+    /* In the presenter view (rope-viz-present.js) the readout is zoomed in a narrower column: not measured. */
+    function presented() { return root.classList.contains("rope-viz-presenting"); }
     var tallestShown = 0;
     function reserveSpace() {
-      if (gone()) { return; }
+      if (gone() || presented()) { return; }
       var measure = document.createElement("canvas").getContext("2d");
       outputs.forEach(function (output, k) {
         measure.font = getComputedStyle(output).font;
@@ -502,7 +506,7 @@
     if (!source.longestReadouts && window.ResizeObserver) {
       new ResizeObserver(function (entries) {
         var height = entries[entries.length - 1].target.getBoundingClientRect().height;
-        if (reservedWidth !== null && height > tallestShown) {
+        if (reservedWidth !== null && height > tallestShown && !presented()) {
           tallestShown = height;
           readout.style.minHeight = height + "px";
         }
@@ -585,6 +589,7 @@
       root.dataset.committed = committed.key;
       root.dataset.readyAt = String(performance.now());
       root.dataset.ready = "true";
+      extensions.forEach(function (extend) { extend(root); });
       root.dispatchEvent(new CustomEvent("rope-viz:ready"));
       var key = figureKey(root.getAttribute("aria-label"), Object.keys(sceneTargets));
       sceneTargets[key] = function (name) {
@@ -710,6 +715,11 @@
     /* Free a plot this copy drew (its listeners and Plotly's state), once the figure has left the page. */
     purge: function (plot) { drawnPlots.delete(plot); Plotly.purge(plot); },
     isDark: isDark,
+    /* Call `extend(root)` for every figure drawn, those already on the page included. */
+    extend: function (extend) {
+      extensions.push(extend);
+      drawnPlots.forEach(function (plot) { extend(plot.closest("figure.rope-viz-demo")); });
+    },
     /* Pure helpers, unit-tested on their own (tests/js/). */
     decodePayload: decodePayload, themeUpdate: themeUpdate, setPath: setPath, figureKey: figureKey,
     formatState: formatState, parseState: parseState, slug: slug

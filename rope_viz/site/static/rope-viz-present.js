@@ -1,0 +1,251 @@
+/* rope-viz: the presenter view. Every figure gets a "Present" button that shows the figure and its controls
+ * full screen for a projector: the plot on the left at the screen's height, the sliders, scenes and readout
+ * on the right. On a screen 1080 px high everything is twice its size on the page, and it takes the same share
+ * of the screen's height on any other screen (a projector shows 720 or 1080 px on the same wall).
+ *
+ * Nothing is drawn in a new way: Plotly lays the plot out at the screen's size divided by that scale, which
+ * keeps the proportions of the page's layout, and a CSS transform (which Plotly's hover follows) scales it up;
+ * the controls are scaled with CSS zoom. Slider steps are drawn directly, as on the page. Escape, or the
+ * button, leaves and puts the plot's layout and styles back as they were.
+ */
+(function () {
+  "use strict";
+
+  /* The plotly.js that drew the figures (see rope-viz-figures.js). */
+  var Plotly = window.Plotly;
+  var figures = window.RopeVizFigures;
+  /* The scale on a screen 1080 px high; other heights scale in proportion. */
+  var SCALE_AT_1080 = 2;
+  /* The plot's share of the screen's width, the first at which the controls fit in the rest of it. With the
+     first the plot is laid out as wide as on the page (662 px), on a screen of 16:9. */
+  var PLOT_SHARES = [0.69, 0.64, 0.6];
+  /* The figure presented: {root, button, plot, styles, undo, fallback}, or null. */
+  var current = null;
+
+  /* The scale and the plot's size, laid out and on screen, for a screen `width` by `height` px of which the
+     plot has the `share`. */
+  function presenterSize(width, height, share) {
+    var scale = SCALE_AT_1080 * height / 1080;
+    return {
+      scale: scale,
+      width: Math.floor(width * share / scale),
+      height: Math.floor(height / scale),
+      screenWidth: Math.floor(width * share)
+    };
+  }
+
+  /* The presenter's plot is less tall than the page's, so a subplot, a title or a legend placed in Plotly's
+     paper coordinates (fractions of the plot area's height) would move closer to its neighbours while the
+     text between them keeps its size. Map paper y instead piecewise linearly: the gaps between the subplots
+     (`domains`), which hold their tick labels, axis titles and titles, keep their height in px, and so does
+     what lies above and below the plot area; the subplots share what is left. `before` and `after`: the plot
+     area's height in px on the page and in the presenter view. */
+  function paperMap(domains, before, after) {
+    var points = [0];
+    domains.slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (domain) {
+      if (points.length > 1 && domain[0] <= points[points.length - 1]) {
+        points[points.length - 1] = Math.max(points[points.length - 1], domain[1]);
+      } else {
+        points.push(domain[0], domain[1]);
+      }
+    });
+    points.push(1);
+    /* From points[k] to points[k + 1]: a gap for even k, a subplot for odd k. */
+    var gaps = 0;
+    points.forEach(function (point, k) { if (k % 2 === 0 && k + 1 < points.length) { gaps += points[k + 1] - point; } });
+    var shrink = (after / before - gaps) / (1 - gaps);
+    if (after >= before || !(shrink > 0)) { return function (y) { return y; }; }
+    var mapped = [0];
+    points.slice(1).forEach(function (point, k) {
+      mapped.push(mapped[k] + (point - points[k]) * (k % 2 ? shrink : 1) * before / after);
+    });
+    return function (y) {
+      if (y <= 0 || y >= 1) { return (y <= 0 ? 0 : 1) + (y - (y <= 0 ? 0 : 1)) * before / after; }
+      var k = 1;
+      while (y > points[k]) { k++; }
+      return mapped[k - 1] + (y - points[k - 1]) / (points[k] - points[k - 1]) * (mapped[k] - mapped[k - 1]);
+    };
+  }
+
+  /* Plotly.update arguments that place the subplots, paper-anchored annotations and shapes, the legend and
+     colour bars by `map`, and those that put back the figure's own values. */
+  function placements(plot, map) {
+    var full = plot._fullLayout;
+    var move = { layout: {}, data: {}, traces: [] };
+    var undo = { layout: {}, data: {}, traces: [] };
+    /* The figure's own value at `path` of `node`, or null (Plotly's default) if it has none. */
+    function own(node, path) {
+      var value = path.split(/[.[\]]+/).filter(Boolean).reduce(function (at, key) {
+        return at === undefined || at === null ? undefined : at[key];
+      }, node);
+      return value === undefined ? null : value;
+    }
+    function same(a, b) {
+      return [].concat(a).every(function (value, k) { return Math.abs(value - [].concat(b)[k]) < 1e-9; });
+    }
+    /* Move what is at `path` of the layout from `value` to where `map` puts it; only what moves. */
+    function place(path, value) {
+      var to = Array.isArray(value) ? value.map(map) : map(value);
+      if (same(to, value)) { return; }
+      move.layout[path] = to;
+      undo.layout[path] = own(plot.layout, path);
+    }
+    Object.keys(full).forEach(function (key) {
+      var item = full[key];
+      if (/^yaxis\d*$/.test(key) && !item.overlaying) { place(key + ".domain", item.domain); }
+      if (/^legend\d*$/.test(key) && item && full.showlegend && item.yref !== "container") { place(key + ".y", item.y); }
+      /* Plotly widens the range of an axis held to another's scale to fit the plot's new shape, and keeps it
+         widened: the range the page had goes back with the rest. */
+      var anchor = /^[xy]axis\d*$/.test(key) && item.scaleanchor;
+      [key, anchor && anchor.charAt(0) + "axis" + anchor.slice(1)].forEach(function (name) {
+        var range = anchor && own(plot.layout, name + ".range");
+        if (range) {
+          undo.layout[name + ".range"] = range.slice();
+          undo.layout[name + ".autorange"] = own(plot.layout, name + ".autorange");
+        }
+      });
+    });
+    ["annotations", "shapes"].forEach(function (kind) {
+      (full[kind] || []).forEach(function (item, k) {
+        if (item.yref !== "paper") { return; }
+        (kind === "shapes" ? ["y0", "y1"] : ["y"]).forEach(function (y) { place(kind + "[" + k + "]." + y, item[y]); });
+      });
+    });
+    plot._fullData.forEach(function (trace) {
+      var bar = trace.showscale && trace.colorbar;
+      if (!bar || bar.yref === "container") { return; }
+      var y = map(bar.y);
+      var len = bar.len;
+      if (bar.orientation !== "h" && bar.lenmode === "fraction") {
+        var low = bar.y - len * { bottom: 0, middle: 0.5, top: 1 }[bar.yanchor];
+        len = map(low + bar.len) - map(low);
+        y = map(low) + len * { bottom: 0, middle: 0.5, top: 1 }[bar.yanchor];
+      }
+      if (same([y, len], [bar.y, bar.len])) { return; }
+      move.traces.push(trace.index);
+      undo.traces.push(trace.index);
+      [["colorbar.y", y], ["colorbar.len", len]].forEach(function (entry) {
+        (move.data[entry[0]] = move.data[entry[0]] || []).push(entry[1]);
+        (undo.data[entry[0]] = undo.data[entry[0]] || []).push(own(plot.data[trace.index], entry[0]));
+      });
+    });
+    return { move: move, undo: undo };
+  }
+
+  /* The figure's own value of a size of its layout, or null (Plotly's default) if it has none. */
+  function ownSize(plot) {
+    return {
+      width: plot.layout.width === undefined ? null : plot.layout.width,
+      height: plot.layout.height === undefined ? null : plot.layout.height
+    };
+  }
+
+  /* Resize `plot` to `size`, then place its parts by `changes` ({data, layout, traces}). Plotly places a legend
+     with the margins it had before the call that moves it, so the placements go twice: the second time with
+     the margins the first one left (and the plot then looks as any later drawing of it will). */
+  function relayOut(plot, size, changes) {
+    function place() { return Plotly.update(plot, changes.data, changes.layout, changes.traces); }
+    return Plotly.relayout(plot, size).then(place).then(place);
+  }
+
+  /* Lay the plot out for the screen the figure now covers. */
+  function layOut(presented) {
+    var root = presented.root, plot = presented.plot;
+    var size = null;
+    PLOT_SHARES.some(function (share) {
+      size = presenterSize(root.clientWidth, root.clientHeight, share);
+      root.style.setProperty("--rope-viz-scale", String(size.scale));
+      root.style.setProperty("--rope-viz-plot-width", size.screenWidth + "px");
+      plot.style.width = size.width + "px";
+      plot.style.height = size.height + "px";
+      return root.scrollHeight <= root.clientHeight;
+    });
+    plot.dataset.scale = String(size.scale);
+    var full = plot._fullLayout;
+    var domains = Object.keys(full).filter(function (key) {
+      return /^yaxis\d*$/.test(key) && !full[key].overlaying;
+    }).map(function (key) { return full[key].domain; });
+    var changes = placements(plot, paperMap(domains, full._size.h, size.height - (full.height - full._size.h)));
+    presented.undo = changes.undo;
+    return relayOut(plot, { width: size.width, height: size.height }, changes.move);
+  }
+
+  function enter(root, button) {
+    if (current) { leave(); }
+    var plot = root.querySelector(".rope-viz-plot");
+    var presented = current = {
+      root: root, button: button, plot: plot, fallback: false,
+      styles: [root.getAttribute("style"), plot.getAttribute("style")], size: ownSize(plot), undo: null,
+      scroll: [window.scrollX, window.scrollY]
+    };
+    button.textContent = "Leave full screen";
+    root.classList.add("rope-viz-presenting");
+    var request = root.requestFullscreen ? root.requestFullscreen() : Promise.reject(new Error("no Fullscreen API"));
+    request.then(function () { presented.fullscreen = true; }, function () {
+      /* No full screen (an old browser, or a frame that does not allow it): cover the window instead, in the
+         top layer, above the page's own stacking contexts. */
+      presented.fallback = true;
+      if (root.showPopover) {
+        root.popover = "manual";
+        root.showPopover();
+      }
+    }).then(function () {
+      return current === presented ? layOut(presented) : null;
+    }).then(function () {
+      if (current !== presented) { return; }
+      (root.querySelector("input[type=range]") || button).focus();
+      root.dataset.presented = "true";
+    });
+  }
+
+  function leave() {
+    if (!current) { return; }
+    var left = current;
+    current = null;
+    /* The page comes back where it was (leaving full screen may scroll it). */
+    var back = function () { window.scrollTo(left.scroll[0], left.scroll[1]); };
+    if (document.fullscreenElement === left.root) { document.exitFullscreen().then(back, back); }
+    if (left.fallback && left.root.hidePopover) {
+      left.root.hidePopover();
+      left.root.removeAttribute("popover");
+    }
+    left.root.classList.remove("rope-viz-presenting");
+    [left.root, left.plot].forEach(function (element, k) {
+      if (left.styles[k] === null) { element.removeAttribute("style"); } else { element.setAttribute("style", left.styles[k]); }
+    });
+    delete left.root.dataset.presented;
+    delete left.plot.dataset.scale;
+    left.button.textContent = "Present";
+    left.button.focus({ preventScroll: true });
+    back();
+    relayOut(left.plot, left.size, left.undo || { data: {}, layout: {}, traces: [] }).then(function () { left.root.dataset.left = String(Number(left.root.dataset.left || 0) + 1); });
+  }
+
+  /* Escape leaves. In full screen the browser leaves on Escape by itself, and tells with "fullscreenchange";
+     some (headless chromium) do not, so the key is handled here too. */
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && current) { leave(); }
+  });
+  document.addEventListener("fullscreenchange", function () {
+    if (current && current.fullscreen && document.fullscreenElement !== current.root) { leave(); }
+  });
+
+  function addButton(root) {
+    if (root.querySelector(".rope-viz-present")) { return; }
+    var row = document.createElement("p");
+    row.className = "rope-viz-present";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Present";
+    button.title = "Show this figure full screen, scaled for a projector (Escape leaves)";
+    button.addEventListener("click", function () {
+      if (current && current.root === root) { leave(); } else { enter(root, button); }
+    });
+    row.appendChild(button);
+    root.querySelector(".rope-viz-readout").after(row);
+  }
+
+  if (figures && figures.extend && Plotly) { figures.extend(addButton); }
+  /* Pure helpers, unit-tested on their own (tests/js/). */
+  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap };
+})();

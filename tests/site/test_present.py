@@ -1,0 +1,397 @@
+"""The presenter view (``rope-viz-present.js``) of every figure of every chapter at 1920×1080, and of a
+sample in dark mode and at 1280×720 without the Fullscreen API.
+
+Each chapter is opened once; each figure in turn is presented with a real click on its "Present" button. It
+must cover the screen; its text must be at least twice the page's size (on a screen 1080 px high; the same
+share of the screen's height on others); no text of the plot may run into another or out of the plot, and no
+control may be cut; the first slider has a visible focus. A real ArrowRight then moves the figure, drawn
+directly and as Plotly draws it, and a scene button and the URL still work. Escape leaves: the focus goes
+back to the button, and once the sliders are back where they were the figure is as it was (Plotly's layout
+and data, its styles and boxes, its pixels). Screenshots of every presented figure are in
+``test-artifacts/present/``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.site.conftest import ARTIFACTS, ROOT, wait_for_figures
+from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, PAINT_WAIT_MS, differing_share
+from tests.site.test_url_state import FIGURE_KEYS
+
+pytestmark = pytest.mark.browser
+
+SHOTS = ARTIFACTS / "present"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+#: Text size in the presenter view over the page's, on a screen 1080 px high (in proportion on others).
+SCALE_AT_1080 = 2
+
+#: The smallest rendered font size in px of each kind of text of a figure: Plotly's tick labels and axis
+#: titles (SVG text: its font size times the scale of its coordinates on the screen, CSS transforms included)
+#: and the readout and slider values (HTML: the computed font size times the CSS zoom on the way).
+FONT_SIZES = """
+figure => {
+  const svg = text => {
+    const m = text.getScreenCTM();
+    return parseFloat(getComputedStyle(text).fontSize) * Math.hypot(m.a, m.b);
+  };
+  const html = element => parseFloat(getComputedStyle(element).fontSize) * element.currentCSSZoom;
+  const smallest = (elements, size) => {
+    const shown = [...elements].filter(element => element.textContent.trim());
+    return shown.length ? Math.min(...shown.map(size)) : null;
+  };
+  const plot = figure.querySelector('.rope-viz-plot');
+  const titles = '[class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text';
+  return {
+    'tick labels': smallest(plot.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text'), svg),
+    'axis titles': smallest(plot.querySelectorAll(titles), svg),
+    'readout': smallest(figure.querySelectorAll('.rope-viz-readout'), html),
+    'slider values': smallest(figure.querySelectorAll('.rope-viz-control output'), html),
+  };
+}
+"""
+
+#: Where the lines of the plot's texts are: those outside the plot's box or the window, and pairs of lines
+#: that overlap (by more than 2 px across and a third of the lower one's height: the boxes of neighbouring
+#: lines and labels touch without their glyphs meeting).
+TEXT_LAYOUT = """
+figure => {
+  const plot = figure.querySelector('.rope-viz-plot');
+  const box = plot.getBoundingClientRect();
+  const shown = text => {
+    for (let node = text; node && node !== plot; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const hidden = style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0;
+      if (hidden) return false;
+    }
+    return text.textContent.trim() !== '';
+  };
+  const lines = [...plot.querySelectorAll('svg text')].filter(shown).flatMap(text => {
+    const parts = [...text.querySelectorAll('tspan.line')].filter(line => line.textContent.trim());
+    const kind = text.getAttribute('class') || text.parentElement.getAttribute('class');
+    return (parts.length ? parts : [text]).map(part => (
+      {name: `${kind} "${part.textContent.slice(0, 40)}"`, r: part.getBoundingClientRect()}));
+  }).filter(line => line.r.width > 0 && line.r.height > 0);
+  const outside = [], overlapping = [];
+  lines.forEach(({name, r}, i) => {
+    const out = r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 ||
+      r.bottom > box.bottom + 1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1;
+    if (out) outside.push(name);
+    for (const other of lines.slice(i + 1)) {
+      const q = other.r;
+      const across = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const down = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      if (across > 2 && down > 0.3 * Math.min(r.height, q.height)) {
+        overlapping.push(`${name} and ${other.name}`);
+      }
+    }
+  });
+  return {outside, overlapping};
+}
+"""
+
+#: The presented figure: does it cover the window, is any of its controls cut or over the plot?
+COVERAGE = """
+figure => {
+  const rect = figure.getBoundingClientRect();
+  const plot = figure.querySelector('.rope-viz-plot').getBoundingClientRect();
+  const panel = [...figure.children].filter(child => !child.matches('.rope-viz-plot, script, noscript'));
+  return {
+    fullscreen: document.fullscreenElement === figure,
+    popover: figure.matches(':popover-open'),
+    covers: rect.left <= 0 && rect.top <= 0 && rect.right >= innerWidth && rect.bottom >= innerHeight,
+    plotInWindow: plot.left >= 0 && plot.top >= 0 && plot.right <= innerWidth + 1 &&
+      plot.bottom <= innerHeight + 1,
+    cut: figure.scrollHeight > figure.clientHeight + 1 || figure.scrollWidth > figure.clientWidth + 1,
+    overPlot: panel.filter(child => child.getBoundingClientRect().width > 0 &&
+      child.getBoundingClientRect().left < plot.right - 1).map(child => child.className),
+    focused: document.activeElement === figure.querySelector('input[type=range]'),
+  };
+}
+"""
+
+#: What "as it was" means for a figure: Plotly's layout and data, the styles and boxes of the figure and plot.
+SNAPSHOT = """
+figure => {
+  const plot = figure.querySelector('.rope-viz-plot');
+  const box = element => {
+    const r = element.getBoundingClientRect();
+    return [r.x, r.y + scrollY, r.width, r.height];
+  };
+  return JSON.stringify({
+    layout: plot.layout, data: plot.data, classes: figure.className,
+    figureStyle: figure.getAttribute('style'), plotStyle: plot.getAttribute('style'),
+    figureBox: box(figure), plotBox: box(plot),
+  });
+}
+"""
+
+#: Note on the figure which drew it last, the direct drawing or Plotly.
+WATCH_DRAWINGS = """
+figure => {
+  if (figure.lastDrawing) return;
+  figure.lastDrawing = 'plotly';
+  figure.addEventListener('rope-viz:rendered', event => {
+    if (event.detail.path === 'direct') figure.lastDrawing = 'direct';
+  });
+  figure.querySelector('.rope-viz-plot').on('plotly_afterplot', () => { figure.lastDrawing = 'plotly'; });
+}
+"""
+
+#: Plotly has drawn the state on screen (not only the direct drawing), and nothing holds it back.
+SETTLED = """
+figure => figure.dataset.committed === figure.dataset.state && figure.lastDrawing === 'plotly' &&
+  !figure.dataset.commitDelay
+"""
+
+#: Move the sliders to `indices` as a reader would (an input event each).
+SET_INDICES = """
+([figure, indices]) => {
+  figure.querySelectorAll('input[type=range]').forEach((input, k) => {
+    if (Number(input.value) !== indices[k]) {
+      input.value = String(indices[k]);
+      input.dispatchEvent(new Event('input', {bubbles: true}));
+    }
+  });
+}
+"""
+
+#: Does the URL hold the figure's state under `key` (nothing when the sliders are at their defaults)?
+URL_HOLDS_STATE = """
+([figure, key]) => {
+  const controls = JSON.parse(figure.querySelector('script.rope-viz-payload').textContent).controls;
+  const here = [...figure.querySelectorAll('input[type=range]')].map(input => Number(input.value));
+  const moved = here.some((value, k) => value !== controls[k].default);
+  const wanted = moved ? RopeVizFigures.formatState(controls, here) : null;
+  return new URLSearchParams(location.search).get(key) === wanted;
+}
+"""
+
+
+def _chapters(built_site) -> list[str]:
+    return [page for page in built_site.relative_pages() if page.startswith("notebooks/")]
+
+
+def _settle(page, figure) -> None:
+    page.wait_for_function(SETTLED, arg=figure.element_handle(), timeout=10_000)
+
+
+def _move(page, figure, indices: list[int]) -> str:
+    """Move the sliders to `indices` and let Plotly draw the state; return how the step was first drawn."""
+    page.evaluate(SET_INDICES, [figure.element_handle(), indices])
+    _settle(page, figure)
+    return figure.get_attribute("data-path")
+
+
+def _plot_pixels(page, figure) -> bytes:
+    """A screenshot of the plot as far as it is in the window. (A screenshot of an element taller than the
+    window would resize the window, and Plotly answers a resize by laying the plot out again.)"""
+    box = figure.locator(".rope-viz-plot").bounding_box()
+    top, bottom = max(box["y"], 0), min(box["y"] + box["height"], page.viewport_size["height"])
+    return page.screenshot(clip={"x": box["x"], "y": top, "width": box["width"], "height": bottom - top})
+
+
+def _audit(page, figure) -> list[str]:
+    """axe on the presented figure: its critical and serious violations."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    return figure.evaluate(
+        """figure => axe.run(figure, {resultTypes: ['violations']}).then(results => results.violations
+            .filter(v => v.impact === 'critical' || v.impact === 'serious')
+            .map(v => `${v.id} (${v.impact}) at ${v.nodes.map(n => n.target.join(' ')).join(', ')}`))"""
+    )
+
+
+def _step_by_keyboard(page, figure, where: str, page_path: str) -> None:
+    """ArrowRight (ArrowLeft at the end) on the focused slider changes the figure, drawn as the same step is
+    drawn on the page (`page_path`: directly, or by Plotly), and directly it looks as Plotly draws it."""
+    plot = figure.locator(".rope-viz-plot")
+    slider = figure.locator("input[type=range]").first
+    value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+    state = figure.get_attribute("data-state")
+    renders = int(figure.get_attribute("data-renders"))
+    figure.evaluate("f => { f.dataset.commitDelay = '600000'; }")
+    page.keyboard.press("ArrowRight" if value < maximum else "ArrowLeft")
+    page.wait_for_function(
+        "([f, n]) => Number(f.dataset.renders) > n", arg=[figure.element_handle(), renders], timeout=5_000
+    )
+    assert int(slider.input_value()) != value, f"{where}: the key did not move the slider"
+    assert figure.get_attribute("data-state") != state, f"{where}: the step did not change the figure"
+    path = figure.get_attribute("data-path")
+    assert path == page_path, f"{where}: the step was drawn {path}, on the page {page_path}"
+    page.wait_for_timeout(PAINT_WAIT_MS)
+    drawn = plot.screenshot()
+    figure.evaluate(
+        "f => { delete f.dataset.commitDelay; f.dispatchEvent(new CustomEvent('rope-viz:commit')); }"
+    )
+    _settle(page, figure)
+    page.wait_for_timeout(PAINT_WAIT_MS)
+    share = differing_share(drawn, plot.screenshot())
+    assert share <= MAX_DIFFERING_PIXELS, f"{where}: {share:.2%} of the pixels differ from Plotly's drawing"
+
+
+def _press_a_scene(page, figure, where: str) -> None:
+    """A real click on a scene button that is not pressed: it is then, and the URL holds the new state."""
+    buttons = figure.locator(".rope-viz-scenes button[aria-pressed=false]")
+    if buttons.count() == 0:
+        return
+    button = buttons.last.element_handle()
+    state = figure.get_attribute("data-state")
+    button.click()
+    _settle(page, figure)
+    assert button.get_attribute("aria-pressed") == "true", f"{where}: the scene button is not pressed"
+    assert figure.get_attribute("data-state") != state, f"{where}: the scene did not change the figure"
+    index = figure.evaluate("f => [...document.querySelectorAll('figure.rope-viz-demo')].indexOf(f)")
+    key = page.evaluate(FIGURE_KEYS)[index]
+    page.wait_for_function(URL_HOLDS_STATE, arg=[figure.element_handle(), key], timeout=5_000)
+
+
+def _check_presented(page, figure, where: str, page_fonts: dict, page_path: str, options: dict) -> dict:
+    """Check the presented figure, step it, press a scene, and leave with Escape; return its text layout."""
+    page.wait_for_function("f => f.dataset.presented === 'true'", arg=figure.element_handle(), timeout=10_000)
+    page.mouse.move(page.viewport_size["width"] - 2, page.viewport_size["height"] - 2)
+    page.wait_for_timeout(PAINT_WAIT_MS)
+    coverage = figure.evaluate(COVERAGE)
+    assert coverage["fullscreen"] if options["fullscreen"] else coverage["popover"], f"{where}: {coverage}"
+    assert coverage["covers"] and coverage["plotInWindow"], f"{where}: the figure does not cover the screen"
+    assert not coverage["cut"], f"{where}: the controls do not fit on the screen"
+    assert coverage["overPlot"] == [], f"{where}: over the plot: {coverage['overPlot']}"
+    assert coverage["focused"], f"{where}: the first slider does not have the focus"
+    outline = figure.locator("input[type=range]:focus").evaluate("s => getComputedStyle(s).outlineStyle")
+    assert outline != "none", f"{where}: the focused slider shows no outline"
+    fonts = figure.evaluate(FONT_SIZES)
+    scale = SCALE_AT_1080 * options["height"] / 1080
+    for kind, size in page_fonts.items():
+        if size is not None:
+            assert fonts[kind] >= scale * size - 0.01, (
+                f"{where}: {kind} {fonts[kind]:.1f} px, page {size:.1f}"
+            )
+    texts = figure.evaluate(
+        TEXT_LAYOUT
+    )  # asserted at the end: a crowded figure is still checked for the rest
+    page.screenshot(path=str(SHOTS / options["shot"]))
+    if options["audit"]:
+        assert _audit(page, figure) == [], f"{where}: axe"
+    _step_by_keyboard(page, figure, where, page_path)
+    _press_a_scene(page, figure, where)
+    page.keyboard.press("Escape")
+    return texts
+
+
+def _present(page, figure, where: str, options: dict) -> None:
+    """Present `figure`, check it (see the module docstring), leave, and check that it is as it was."""
+    button = figure.get_by_role("button", name="Present", exact=True)
+    assert button.count() == 1, f"{where}: no button named Present"
+    figure.evaluate("f => f.scrollIntoView({block: 'start'})")
+    page.mouse.move(0, 0)
+    figure.evaluate(WATCH_DRAWINGS)
+    sliders = figure.locator("input[type=range]")
+    indices = [int(value) for value in sliders.evaluate_all("s => s.map(i => i.value)")]
+    # The step the keyboard makes in the presenter view, made on the page first: how it draws there; and
+    # then the figure is as Plotly draws it after any step (it adds defaults to its layout on the first).
+    maximum = int(sliders.first.get_attribute("max"))
+    page_path = _move(page, figure, [indices[0] + (1 if indices[0] < maximum else -1), *indices[1:]])
+    _move(page, figure, indices)
+    page.wait_for_timeout(PAINT_WAIT_MS)
+    before = figure.evaluate(SNAPSHOT)
+    scroll = page.evaluate("() => [scrollX, scrollY]")
+    pixels = _plot_pixels(page, figure)
+    page_fonts = figure.evaluate(FONT_SIZES)
+    leaves = int(figure.get_attribute("data-left") or 0)
+
+    button.click()
+    try:
+        texts = _check_presented(page, figure, where, page_fonts, page_path, options)
+    finally:
+        # A failed check must not leave the figure over the page for the next one.
+        page.evaluate(
+            "() => document.querySelector('.rope-viz-presenting') &&"
+            " document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))"
+        )
+    page.wait_for_function(
+        "([f, n]) => Number(f.dataset.left || 0) > n", arg=[figure.element_handle(), leaves], timeout=10_000
+    )
+    assert page.evaluate("() => document.fullscreenElement") is None, f"{where}: still full screen"
+    assert button.evaluate("b => document.activeElement === b"), f"{where}: the focus is not on Present"
+    assert page.evaluate("() => [scrollX, scrollY]") == scroll, f"{where}: the page scrolled"
+    _move(page, figure, indices)
+    page.mouse.move(0, 0)
+    page.wait_for_timeout(PAINT_WAIT_MS)
+    assert json.loads(figure.evaluate(SNAPSHOT)) == json.loads(before), (
+        f"{where}: the figure is not as it was"
+    )
+    share = differing_share(pixels, _plot_pixels(page, figure))
+    assert share == 0, f"{where}: {share:.4%} of the plot's pixels changed"
+    for kind in ("outside", "overlapping"):
+        assert texts[kind] == [], f"{where}: {len(texts[kind])} texts {kind}, e.g. {texts[kind][:4]}"
+
+
+def _visit(open_page, relative: str, subtests, *, width: int, height: int, mode: str, **options) -> None:
+    """Open a chapter and present its figures (`figures`: which; all by default) one after another."""
+    page, problems, _ = open_page(relative, color_scheme=mode, width=width, height=height)
+    fullscreen = options.get("fullscreen", True)
+    if not fullscreen:
+        page.evaluate("() => { delete Element.prototype.requestFullscreen; }")
+    count = wait_for_figures(page, settled=True)
+    if page.evaluate("() => document.documentElement.dataset.theme") != mode:
+        page.evaluate("mode => { document.documentElement.dataset.theme = mode; }", mode)
+    name = relative.removeprefix("notebooks/").removesuffix(".html")
+    for index in options.get("figures", range(count)):
+        with subtests.test(
+            "presenter view", page=relative, figure=index, screen=f"{width}x{height}", mode=mode
+        ):
+            _present(
+                page,
+                page.locator("figure.rope-viz-demo").nth(index),
+                f"{relative} figure {index} ({width}x{height}, {mode})",
+                {
+                    "height": height,
+                    "fullscreen": fullscreen,
+                    "audit": options.get("audit_first", False) and index == 0,
+                    "shot": f"{name}-{index}-{width}x{height}-{mode}.png",
+                },
+            )
+    assert problems == [], f"{relative}: {problems}"
+
+
+def test_every_figure_presents_at_1920x1080(built_site, open_page, subtests):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for relative in _chapters(built_site):
+        _visit(open_page, relative, subtests, width=1920, height=1080, mode="light", audit_first=True)
+
+
+def test_presenter_view_in_dark_mode_and_at_1280x720_without_full_screen(built_site, open_page, subtests):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    chapters = _chapters(built_site)
+    for relative in chapters[1::3]:
+        _visit(
+            open_page, relative, subtests, width=1920, height=1080, mode="dark", figures=[0], audit_first=True
+        )
+    for relative in chapters[0::3]:
+        _visit(open_page, relative, subtests, width=1280, height=720, mode="light", fullscreen=False)
+
+
+def test_one_figure_is_presented_at_a_time_and_print_hides_the_button(open_page):
+    page, problems, _ = open_page("notebooks/06_beyond_training_length.html", width=1920, height=1080)
+    wait_for_figures(page, settled=True)
+    figures = page.locator("figure.rope-viz-demo")
+    figures.nth(0).get_by_role("button", name="Present").click()
+    page.wait_for_function("f => f.dataset.presented === 'true'", arg=figures.nth(0).element_handle())
+    # Full screen hides the other buttons from the pointer; the keyboard (or a screen reader) can still press
+    # one.
+    figures.nth(1).locator(".rope-viz-present button").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("f => f.dataset.presented === 'true'", arg=figures.nth(1).element_handle())
+    presented = page.evaluate("() => [...document.querySelectorAll('.rope-viz-presenting')].map(f => f.id)")
+    assert presented == [figures.nth(1).get_attribute("id")]
+    assert page.evaluate("() => document.fullscreenElement && document.fullscreenElement.id") == presented[0]
+    page.keyboard.press("Escape")
+    page.wait_for_function(
+        "() => !document.querySelector('.rope-viz-presenting') && !document.fullscreenElement"
+    )
+    page.emulate_media(media="print")
+    shown = page.locator(".rope-viz-present").evaluate_all("rows => rows.filter(r => r.offsetParent).length")
+    assert shown == 0, "the Present buttons are printed"
+    assert problems == [], problems
