@@ -25,8 +25,11 @@ def xy(radius: object, angle_degrees: object, decimals: int = 3) -> tuple[list[f
 def dial_traces(
     rings: tuple[float, ...] = (1.0,), *, axes: tuple[str, str] = ("x", "y"), label_radius: float = 1.2
 ) -> list[dict]:
-    """Return the constant parts of a clock face: circles of the given radii and degree labels (at
-    ``label_radius`` times the outer radius: further out leaves room for labels of points on the ring)."""
+    """Return the constant parts of a clock face: circles of the given radii and degree labels.
+
+    The labels sit at ``label_radius`` times the outer radius: further out leaves room for the labels of
+    points on the ring.
+    """
     angle = np.linspace(0.0, 360.0, 181)
     circles_x: list[float | None] = []
     circles_y: list[float | None] = []

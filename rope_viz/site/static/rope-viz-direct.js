@@ -24,6 +24,9 @@
  *   - gd._fullData: per trace type, visible, showlegend, xaxis, yaxis, uid, cliponaxis, marker, mode, fill,
  *     line, x0, dx, y0, dy; colorbar (orientation, x, xanchor, xref, yref, xpad, thickness, thicknessmode,
  *     outlinewidth, borderwidth, bgcolor, tickmode, ticklabelposition, title.side);
+ *   - for the presenter view (placement, below): gd._fullLayout height, _size (h), showlegend, legends (y,
+ *     yref), axes (domain, overlaying, scaleanchor), shapes and annotations (yref, y, y0, y1); gd._fullData
+ *     colorbar (y, len, yanchor, yref, orientation, lenmode) and index;
  *   - d3's __data__ on each trace's group (calcdata: bound[0].trace.index), copied onto cloned elements;
  *   - the SVG classes g.trace, g.hm, g.lines path.js-line, g.fills path.js-fill, g.points path.point,
  *     g.text g.textpoint, g.point path (bars), g.hm image and g.heatmap-label, g.cb<uid> with
@@ -1440,8 +1443,40 @@
     return { apply: apply, drawn: drawn };
   }
 
+  /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
+     lay the figure out at another height: the figure's height and its plot area's; per axis its domain and
+     the axis it overlays or is held to; per legend its y; the paper y of annotations and shapes; each colour
+     bar's y and length. */
+  function placement(plot) {
+    var full = plot._fullLayout;
+    var facts = { height: full.height, plotHeight: full._size.h, axes: {}, legends: {}, annotations: [],
+      shapes: [], colorbars: [] };
+    Object.keys(full).forEach(function (key) {
+      var item = full[key];
+      if (/^[xy]axis\d*$/.test(key)) {
+        facts.axes[key] = { domain: item.domain, overlaying: item.overlaying, scaleanchor: item.scaleanchor };
+      } else if (/^legend\d*$/.test(key) && item && full.showlegend) {
+        facts.legends[key] = { y: item.y, yref: item.yref };
+      }
+    });
+    ["annotations", "shapes"].forEach(function (kind) {
+      facts[kind] = (full[kind] || []).map(function (item) {
+        return { yref: item.yref, y: item.y, y0: item.y0, y1: item.y1 };
+      });
+    });
+    plot._fullData.forEach(function (trace) {
+      var bar = trace.showscale && trace.colorbar;
+      if (bar) {
+        facts.colorbars.push({ index: trace.index, y: bar.y, len: bar.len, yanchor: bar.yanchor, yref: bar.yref,
+          orientation: bar.orientation, lenmode: bar.lenmode });
+      }
+    });
+    return facts;
+  }
+
   window.RopeVizDirect = {
     create: create,
+    placement: placement,
     /* Pure helpers, unit-tested on their own (tests/js/). */
     parseColor: parseColor, colorScale: colorScale, contrast: contrast, cssColor: cssColor, extent: extent,
     axisPixel: axisPixel, dataToPixel: dataToPixel, segments: segments, pathOf: pathOf, edges: edges,

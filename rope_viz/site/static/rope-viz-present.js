@@ -70,7 +70,7 @@
   /* Plotly.update arguments that place the subplots, paper-anchored annotations and shapes, the legend and
      colour bars by `map`, and those that put back the figure's own values. */
   function placements(plot, map) {
-    var full = plot._fullLayout;
+    var full = window.RopeVizDirect.placement(plot);
     var move = { layout: {}, data: {}, traces: [] };
     var undo = { layout: {}, data: {}, traces: [] };
     /* The figure's own value at `path` of `node`, or null (Plotly's default) if it has none. */
@@ -90,10 +90,12 @@
       move.layout[path] = to;
       undo.layout[path] = own(plot.layout, path);
     }
-    Object.keys(full).forEach(function (key) {
-      var item = full[key];
+    Object.keys(full.legends).forEach(function (key) {
+      if (full.legends[key].yref !== "container") { place(key + ".y", full.legends[key].y); }
+    });
+    Object.keys(full.axes).forEach(function (key) {
+      var item = full.axes[key];
       if (/^yaxis\d*$/.test(key) && !item.overlaying) { place(key + ".domain", item.domain); }
-      if (/^legend\d*$/.test(key) && item && full.showlegend && item.yref !== "container") { place(key + ".y", item.y); }
       /* Plotly widens the range of an axis held to another's scale to fit the plot's new shape, and keeps it
          widened: the range the page had goes back with the rest. */
       var anchor = /^[xy]axis\d*$/.test(key) && item.scaleanchor;
@@ -111,9 +113,8 @@
         (kind === "shapes" ? ["y0", "y1"] : ["y"]).forEach(function (y) { place(kind + "[" + k + "]." + y, item[y]); });
       });
     });
-    plot._fullData.forEach(function (trace) {
-      var bar = trace.showscale && trace.colorbar;
-      if (!bar || bar.yref === "container") { return; }
+    full.colorbars.forEach(function (bar) {
+      if (bar.yref === "container") { return; }
       var y = map(bar.y);
       var len = bar.len;
       if (bar.orientation !== "h" && bar.lenmode === "fraction") {
@@ -122,11 +123,11 @@
         y = map(low) + len * { bottom: 0, middle: 0.5, top: 1 }[bar.yanchor];
       }
       if (same([y, len], [bar.y, bar.len])) { return; }
-      move.traces.push(trace.index);
-      undo.traces.push(trace.index);
+      move.traces.push(bar.index);
+      undo.traces.push(bar.index);
       [["colorbar.y", y], ["colorbar.len", len]].forEach(function (entry) {
         (move.data[entry[0]] = move.data[entry[0]] || []).push(entry[1]);
-        (undo.data[entry[0]] = undo.data[entry[0]] || []).push(own(plot.data[trace.index], entry[0]));
+        (undo.data[entry[0]] = undo.data[entry[0]] || []).push(own(plot.data[bar.index], entry[0]));
       });
     });
     return { move: move, undo: undo };
@@ -161,11 +162,11 @@
       return root.scrollHeight <= root.clientHeight;
     });
     plot.dataset.scale = String(size.scale);
-    var full = plot._fullLayout;
-    var domains = Object.keys(full).filter(function (key) {
-      return /^yaxis\d*$/.test(key) && !full[key].overlaying;
-    }).map(function (key) { return full[key].domain; });
-    var changes = placements(plot, paperMap(domains, full._size.h, size.height - (full.height - full._size.h)));
+    var full = window.RopeVizDirect.placement(plot);
+    var domains = Object.keys(full.axes).filter(function (key) {
+      return /^yaxis\d*$/.test(key) && !full.axes[key].overlaying;
+    }).map(function (key) { return full.axes[key].domain; });
+    var changes = placements(plot, paperMap(domains, full.plotHeight, size.height - (full.height - full.plotHeight)));
     presented.undo = changes.undo;
     return relayOut(plot, { width: size.width, height: size.height }, changes.move);
   }
