@@ -142,8 +142,7 @@ figure => {
 
 #: Plotly has drawn the state on screen (not only the direct drawing), and nothing holds it back.
 SETTLED = """
-figure => figure.dataset.committed === figure.dataset.state && figure.lastDrawing === 'plotly' &&
-  !figure.dataset.commitDelay
+figure => figure.dataset.committed === figure.dataset.state && figure.lastDrawing === 'plotly'
 """
 
 #: Move the sliders to `indices` as a reader would (an input event each).
@@ -175,6 +174,8 @@ def _chapters(built_site) -> list[str]:
 
 
 def _settle(page, figure) -> None:
+    """Have Plotly draw the state on screen (a step drawn directly stays so until then) and wait for it."""
+    figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
     page.wait_for_function(SETTLED, arg=figure.element_handle(), timeout=10_000)
 
 
@@ -212,7 +213,6 @@ def _step_by_keyboard(page, figure, where: str, page_path: str) -> None:
     value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
     state = figure.get_attribute("data-state")
     renders = int(figure.get_attribute("data-renders"))
-    figure.evaluate("f => { f.dataset.commitDelay = '600000'; }")
     page.keyboard.press("ArrowRight" if value < maximum else "ArrowLeft")
     page.wait_for_function(
         "([f, n]) => Number(f.dataset.renders) > n", arg=[figure.element_handle(), renders], timeout=5_000
@@ -223,9 +223,6 @@ def _step_by_keyboard(page, figure, where: str, page_path: str) -> None:
     assert path == page_path, f"{where}: the step was drawn {path}, on the page {page_path}"
     page.wait_for_timeout(PAINT_WAIT_MS)
     drawn = plot.screenshot()
-    figure.evaluate(
-        "f => { delete f.dataset.commitDelay; f.dispatchEvent(new CustomEvent('rope-viz:commit')); }"
-    )
     _settle(page, figure)
     page.wait_for_timeout(PAINT_WAIT_MS)
     share = differing_share(drawn, plot.screenshot())
