@@ -22,7 +22,8 @@ What is measured, each in this one process:
   ``event`` entries, ``durationThreshold: 16``), whose ``duration`` runs from the input's timestamp to the
   next paint, rounded to 8 ms. Keyboard: every slider of every chapter focused and stepped with trusted
   ArrowRight (ArrowLeft at the top) presses, 600 ms apart; mouse: trusted clicks on the slider's track, 600 ms
-  apart, one step each (the entry of an interaction is its longest: pointerdown, pointerup or click). A press
+  apart, one step each (the entry of an interaction is its longest: pointerdown, pointerup or click); and the
+  presenter view of every figure at 1920×1080, its first slider pressed the same way. A press
   with no entry took under 16 ms. Baseline, in the same run and pages: a bare ``<input type=range>`` added at
   the end of each chapter, pressed and clicked the same way.
 """
@@ -199,8 +200,8 @@ def measure_pages(html: Path, url: str, sweeps: int, loads: int, presses: int = 
         "paths": [],
         "baseline_ms": [],
         "first_figure_ms": [],
-        "event_timing": {"key": [], "mouse": [], "bare key": [], "bare mouse": []},
-        "presses": {"key": 0, "mouse": 0, "bare key": 0, "bare mouse": 0},
+        "event_timing": {"key": [], "mouse": [], "bare key": [], "bare mouse": [], "present key": []},
+        "presses": {"key": 0, "mouse": 0, "bare key": 0, "bare mouse": 0, "present key": 0},
     }
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=local.CHROMIUM, args=list(local.CHROMIUM_ARGS))
@@ -242,6 +243,7 @@ def measure_pages(html: Path, url: str, sweeps: int, loads: int, presses: int = 
                 results["baseline_ms"] += page.evaluate(BASELINE_SCRIPT, 30)
             if figures and presses:
                 measure_event_timing(page, presses, results)
+                measure_presenter_keys(browser, url, relative, presses, results)
             context.close()
             if figures:
                 for _ in range(loads):
@@ -291,6 +293,44 @@ def measure_event_timing(page, presses: int, results: dict) -> None:
         results["event_timing"][f"bare {kind}"] += interaction_durations(events, kind, bare=True)
 
 
+def measure_presenter_keys(browser, url: str, relative: str, presses: int, results: dict) -> None:
+    """Key presses in the presenter view of every figure of a chapter at 1920×1080, by Event Timing: each
+    figure presented with a click on its Present button, its first slider (which has the focus) stepped
+    ``presses`` times 600 ms apart, then Escape."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{url}/{relative}", wait_until="load")
+    count = page.locator("figure.rope-viz-demo").count()
+    page.wait_for_function(
+        "n => document.querySelectorAll('figure.rope-viz-demo[data-warm=true]').length === n",
+        arg=count,
+        timeout=60_000,
+    )
+    page.evaluate(EVENT_TIMING_SCRIPT)
+    for index in range(count):
+        figure = page.locator("figure.rope-viz-demo").nth(index)
+        left = int(figure.get_attribute("data-left") or 0)
+        figure.get_by_role("button", name="Present", exact=True).click()
+        page.wait_for_function(
+            "f => f.dataset.presented === 'true'", arg=figure.element_handle(), timeout=15_000
+        )
+        page.mouse.move(1918, 1078)  # over the controls, away from the plot
+        page.wait_for_timeout(PRESS_INTERVAL_MS)
+        slider = figure.locator("input[type=range]").first
+        for _ in range(presses):
+            value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+            page.keyboard.press("ArrowRight" if value < maximum else "ArrowLeft")
+            page.wait_for_timeout(PRESS_INTERVAL_MS)
+        results["presses"]["present key"] += presses
+        page.keyboard.press("Escape")
+        page.wait_for_function(
+            "([f, n]) => Number(f.dataset.left || 0) > n", arg=[figure.element_handle(), left], timeout=15_000
+        )
+    events = page.evaluate("() => window.ropeVizEvents")
+    results["event_timing"]["present key"] += interaction_durations(events, "key", bare=False)
+    context.close()
+
+
 def event_timing_lines(measured: dict) -> list[str]:
     """Report rows: p50 and p95 of each kind of step, a press without an entry counted as under 16 ms."""
 
@@ -314,6 +354,14 @@ def event_timing_lines(measured: dict) -> list[str]:
         lines.append(
             f"| {label} (Event Timing, {measured['presses'][kind]} presses): p50 / p95, share >= 24 ms | "
             f"{p50} / {p95}, {slow} | bare range control: {bare50} / {bare95}, {bare_slow} |"
+        )
+    if measured["presses"]["present key"]:
+        p50, p95, slow = spread("present key")
+        bare50, bare95, bare_slow = spread("bare key")
+        lines.append(
+            f"| keyboard step in the presenter view, 1920×1080 (Event Timing, "
+            f"{measured['presses']['present key']} presses): p50 / p95, share >= 24 ms | "
+            f"{p50} / {p95}, {slow} | bare range control (page): {bare50} / {bare95}, {bare_slow} |"
         )
     return lines
 
