@@ -24,8 +24,8 @@
  *   - gd._fullData: per trace type, visible, showlegend, xaxis, yaxis, uid, cliponaxis, marker, mode, fill,
  *     line, x0, dx, y0, dy; colorbar (orientation, x, xanchor, xref, yref, xpad, thickness, thicknessmode,
  *     outlinewidth, borderwidth, bgcolor, tickmode, ticklabelposition, title.side);
- *   - for the presenter view (placement, below): gd._fullLayout height, _size (h), showlegend, legends (y,
- *     yref), axes (domain, overlaying, scaleanchor), shapes and annotations (yref, y, y0, y1); gd._fullData
+ *   - for the presenter view (placement, below): gd._fullLayout height, _size (h, l, r, t, b), showlegend, legends (y,
+ *     yref), axes (domain, overlaying, scaleanchor, _offset, _length), shapes and annotations (yref, y, y0, y1); gd._fullData
  *     colorbar (y, len, yanchor, yref, orientation, lenmode) and index;
  *   - d3's __data__ on each trace's group (calcdata: bound[0].trace.index), copied onto cloned elements;
  *   - the SVG classes g.trace, g.hm, g.lines path.js-line, g.fills path.js-fill, g.points path.point,
@@ -1449,12 +1449,14 @@
      bar's y and length. */
   function placement(plot) {
     var full = plot._fullLayout;
-    var facts = { height: full.height, plotHeight: full._size.h, axes: {}, legends: {}, annotations: [],
-      shapes: [], colorbars: [] };
+    var size = full._size;
+    var facts = { height: full.height, plotHeight: size.h, geometry: [size.l, size.r, size.t, size.b], axes: {},
+      legends: {}, annotations: [], shapes: [], colorbars: [] };
     Object.keys(full).forEach(function (key) {
       var item = full[key];
       if (/^[xy]axis\d*$/.test(key)) {
         facts.axes[key] = { domain: item.domain, overlaying: item.overlaying, scaleanchor: item.scaleanchor };
+        facts.geometry.push(item._offset, item._length);
       } else if (/^legend\d*$/.test(key) && item && full.showlegend) {
         facts.legends[key] = { y: item.y, yref: item.yref };
       }

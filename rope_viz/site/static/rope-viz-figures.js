@@ -518,11 +518,13 @@
        alone (the page's layout settling after the first figures are drawn, a notebook panel resized) keeps
        a drawing of the old width, into which the direct drawing draws its steps, until Plotly lays it out
        again, at its next update after any resize of the window. Plotly resizes it as soon as its box
-       differs from its drawing by more than a pixel, as Plotly's own autosize does. */
+       differs from its drawing by more than a pixel, as Plotly's own autosize does. (The presenter view lays
+       its plot out itself.) */
     var resizing = window.ResizeObserver ? new ResizeObserver(function (entries) {
       var width = entries[entries.length - 1].contentRect.width;
       var drawn = plot.querySelector(".main-svg");
-      if (!gone() && width > 0 && drawn && Math.abs(width - Number(drawn.getAttribute("width"))) > 1) {
+      if (!gone() && !presented() && width > 0 && drawn &&
+          Math.abs(width - Number(drawn.getAttribute("width"))) > 1) {
         Plotly.Plots.resize(plot);
       }
     }) : null;

@@ -142,11 +142,19 @@
   }
 
   /* Resize `plot` to `size`, then place its parts by `changes` ({data, layout, traces}). Plotly places a legend
-     with the margins it had before the call that moves it, so the placements go twice: the second time with
-     the margins the first one left (and the plot then looks as any later drawing of it will). */
+     with the margins it had before the call that moves it, and then widens the margins to fit it without
+     always laying the axes out again: the placements go twice, and then Plotly draws the plot again until its
+     margins and axes stay where they are (the plot then looks as any later drawing of it will). */
   function relayOut(plot, size, changes) {
     function place() { return Plotly.update(plot, changes.data, changes.layout, changes.traces); }
-    return Plotly.relayout(plot, size).then(place).then(place);
+    function geometry() { return window.RopeVizDirect.placement(plot).geometry.join(); }
+    function settle(tries) {
+      var before = geometry();
+      return Plotly.redraw(plot).then(function () {
+        return tries > 1 && geometry() !== before ? settle(tries - 1) : null;
+      });
+    }
+    return Plotly.relayout(plot, size).then(place).then(place).then(function () { return settle(3); });
   }
 
   /* Lay the plot out for the screen the figure now covers. */
@@ -172,7 +180,12 @@
   }
 
   function enter(root, button) {
-    if (current) { leave(); }
+    /* Another figure presented leaves first: out of full screen, since a second element taken full screen
+       would stack on the first, which would stay full screen when the second leaves. */
+    if (current) {
+      leave().then(function () { enter(root, button); });
+      return;
+    }
     var plot = root.querySelector(".rope-viz-plot");
     var presented = current = {
       root: root, button: button, plot: plot, fallback: false,
@@ -199,27 +212,40 @@
     });
   }
 
+  /* Leave the presenter view; the promise settles once the figure is back in the page. */
   function leave() {
-    if (!current) { return; }
+    if (!current) { return Promise.resolve(); }
     var left = current;
     current = null;
-    /* The page comes back where it was (leaving full screen may scroll it). */
+    /* The page comes back where it was (leaving full screen, or the figure coming back into the page's
+       flow, may scroll it). */
     var back = function () { window.scrollTo(left.scroll[0], left.scroll[1]); };
-    if (document.fullscreenElement === left.root) { document.exitFullscreen().then(back, back); }
-    if (left.fallback && left.root.hidePopover) {
-      left.root.hidePopover();
-      left.root.removeAttribute("popover");
+    /* The figure's page styles and layout go back once it is out of full screen: until then it still covers
+       the screen, and a plot laid out at the page's width in it would be laid out again on the way out. */
+    function restore() {
+      if (left.fallback && left.root.hidePopover) {
+        left.root.hidePopover();
+        left.root.removeAttribute("popover");
+      }
+      left.root.classList.remove("rope-viz-presenting");
+      [left.root, left.plot].forEach(function (element, k) {
+        if (left.styles[k] === null) { element.removeAttribute("style"); } else { element.setAttribute("style", left.styles[k]); }
+      });
+      delete left.root.dataset.presented;
+      delete left.plot.dataset.scale;
+      left.button.textContent = "Present";
+      left.button.focus({ preventScroll: true });
+      back();
+      relayOut(left.plot, left.size, left.undo || { data: {}, layout: {}, traces: [] }).then(function () {
+        back();
+        left.root.dataset.left = String(Number(left.root.dataset.left || 0) + 1);
+      });
     }
-    left.root.classList.remove("rope-viz-presenting");
-    [left.root, left.plot].forEach(function (element, k) {
-      if (left.styles[k] === null) { element.removeAttribute("style"); } else { element.setAttribute("style", left.styles[k]); }
-    });
-    delete left.root.dataset.presented;
-    delete left.plot.dataset.scale;
-    left.button.textContent = "Present";
-    left.button.focus({ preventScroll: true });
-    back();
-    relayOut(left.plot, left.size, left.undo || { data: {}, layout: {}, traces: [] }).then(function () { left.root.dataset.left = String(Number(left.root.dataset.left || 0) + 1); });
+    if (document.fullscreenElement === left.root) {
+      return document.exitFullscreen().then(restore, restore);
+    }
+    restore();
+    return Promise.resolve();
   }
 
   /* Escape leaves. In full screen the browser leaves on Escape by itself, and tells with "fullscreenchange";
