@@ -374,8 +374,8 @@ def test_presenter_view_in_dark_mode_and_at_1280x720_without_full_screen(built_s
 
 def test_one_figure_is_presented_at_a_time_and_print_hides_the_button(open_page):
     page, problems, _ = open_page("notebooks/06_beyond_training_length.html", width=1920, height=1080)
-    # Full screen keeps the rest of the page from the keyboard; the window-filling fallback does not, and there
-    # Tab can reach another figure's Present button while one figure is presented.
+    # Full screen keeps the rest of the page from the keyboard; the window-filling fallback does not, and
+    # there Tab can reach another figure's Present button while one figure is presented.
     page.evaluate("() => { delete Element.prototype.requestFullscreen; }")
     wait_for_figures(page, settled=True)
     figures = page.locator("figure.rope-viz-demo")
@@ -387,8 +387,8 @@ def test_one_figure_is_presented_at_a_time_and_print_hides_the_button(open_page)
     page.wait_for_function("f => f.dataset.presented === 'true'", arg=figures.nth(1).element_handle())
     presented = page.evaluate("() => [...document.querySelectorAll('.rope-viz-presenting')].map(f => f.id)")
     assert presented == [figures.nth(1).get_attribute("id")]
-    assert figures.nth(0).get_attribute("style") == first_style, "the first figure kept the presenter's styles"
-    assert not figures.nth(0).evaluate("f => f.matches(':popover-open')"), "the first figure still covers the page"
+    assert figures.nth(0).get_attribute("style") == first_style, "the first figure kept the presenter's style"
+    assert not figures.nth(0).evaluate("f => f.matches(':popover-open')"), "the first figure still covers"
     page.keyboard.press("Escape")
     page.wait_for_function(
         "() => !document.querySelector('.rope-viz-presenting') && !document.querySelector(':popover-open')"
