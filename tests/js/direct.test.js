@@ -71,14 +71,19 @@ test("colorScale agrees with an independent piecewise-linear interpolation", () 
   }
 });
 
-test("contrast picks white on dark cells and Plotly's grey on light ones, at brightness 128", () => {
+test("contrast picks white where it contrasts more than Plotly's grey #444 (WCAG ratios), as Plotly does", () => {
   assert.equal(direct.contrast([0, 0, 0, 1]), "rgb(255, 255, 255)");
   assert.equal(direct.contrast([255, 255, 255, 1]), "rgb(68, 68, 68)");
-  // (299 r + 587 g + 114 b) / 1000: pure green 218 is light, pure red 76 is dark.
+  // Relative luminance 0.7152 for pure green: light; 0.2126 for pure red: dark.
   assert.equal(direct.contrast([0, 255, 0, 1]), "rgb(68, 68, 68)");
   assert.equal(direct.contrast([255, 0, 0, 1]), "rgb(255, 255, 255)");
-  assert.equal(direct.contrast([128, 128, 128, 1]), "rgb(68, 68, 68)");
-  assert.equal(direct.contrast([127, 127, 127, 1]), "rgb(255, 255, 255)");
+  // The ratios are equal at luminance sqrt(1.05 * (L#444 + 0.05)) - 0.05 = 0.2864: grey 146 (0.2876) is light,
+  // grey 145 (0.2832) dark.
+  assert.equal(direct.contrast([146, 146, 146, 1]), "rgb(68, 68, 68)");
+  assert.equal(direct.contrast([145, 145, 145, 1]), "rgb(255, 255, 255)");
+  // A cell of chapter 1 on which Plotly writes white, though its brightness (299 r + 587 g + 114 b) / 1000 is
+  // 130.6, above the 128 of the rule Plotly used before.
+  assert.equal(direct.contrast([70, 146, 209, 1]), "rgb(255, 255, 255)");
 });
 
 test("cssColor rounds each channel", () => {

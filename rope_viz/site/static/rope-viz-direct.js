@@ -136,11 +136,23 @@
     };
   }
 
-  /* Plotly's label colour on a cell: its dark grey on a light cell, white on a dark one (tinycolor's
-     brightness, (299 r + 587 g + 114 b) / 1000, below 128). */
+  /* Relative luminance (WCAG) of an sRGB colour given by channels 0 to 255 (rounded, as in a CSS colour):
+     0.2126 R + 0.7152 G + 0.0722 B over the linear channels. */
+  function luminance(rgb) {
+    var linear = rgb.slice(0, 3).map(function (channel) {
+      var c = Math.round(channel) / 255;
+      return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2];
+  }
+  var PLOTLY_GREY = luminance([68, 68, 68]);
+  function contrastRatio(a, b) { return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); }
+
+  /* Plotly's label colour on a cell (its Color.contrast): white where white contrasts more with the cell than
+     its dark grey #444 does, by the WCAG contrast ratio (L1 + 0.05) / (L2 + 0.05); the grey otherwise. */
   function contrast(rgba) {
-    var brightness = (299 * rgba[0] + 587 * rgba[1] + 114 * rgba[2]) / 1000;
-    return brightness < 128 ? "rgb(255, 255, 255)" : "rgb(68, 68, 68)";
+    var cell = luminance(rgba);
+    return contrastRatio(cell, 1) > contrastRatio(cell, PLOTLY_GREY) ? "rgb(255, 255, 255)" : "rgb(68, 68, 68)";
   }
 
   function cssColor(rgba) {
