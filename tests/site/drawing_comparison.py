@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 #: A channel difference above this counts a pixel as different (anti-aliasing stays below it).
@@ -113,3 +114,11 @@ def compare_step(
     drawn_by_plotly = plot.screenshot()
     share = differing_share(drawn_directly, drawn_by_plotly)
     return ComparedStep(path, canvases, share, drawn_directly, drawn_by_plotly)
+
+
+def keep_drawings(step: ComparedStep, folder: Path, stem: str) -> None:
+    """Write both drawings of a compared step to ``folder`` as ``STEM-direct.png`` and ``STEM-plotly.png``,
+    for a reader of a failure to look at."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{stem}-direct.png").write_bytes(step.direct)
+    (folder / f"{stem}-plotly.png").write_bytes(step.plotly)

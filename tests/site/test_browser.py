@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.site.conftest import ARTIFACTS, settle_figures, wait_for_figures, wait_for_math
-from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
+from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step, keep_drawings
 
 pytestmark = pytest.mark.browser
 
@@ -101,11 +101,8 @@ def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]
             if step.canvases:
                 tally["on canvas"].append(where)
             if step.share > MAX_DIFFERING_PIXELS:
-                folder = ARTIFACTS / "steps"
-                folder.mkdir(parents=True, exist_ok=True)
                 stem = f"{Path(relative).stem}-figure{figure_index}-slider{slider_index}"
-                (folder / f"{stem}-direct.png").write_bytes(step.direct)
-                (folder / f"{stem}-plotly.png").write_bytes(step.plotly)
+                keep_drawings(step, ARTIFACTS / "steps", stem)
             assert step.share <= MAX_DIFFERING_PIXELS, (
                 f"{where}: {step.share:.2%} of the pixels differ from Plotly's drawing"
             )

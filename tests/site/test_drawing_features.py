@@ -21,7 +21,7 @@ from rope_viz.figures import site_figure
 from rope_viz.site import local
 from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
 from tests.site.conftest import ARTIFACTS
-from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step
+from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step, keep_drawings
 from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES, PAINTED_ON_CANVAS, MovingLinearAxis
 
 pytestmark = pytest.mark.browser
@@ -105,11 +105,8 @@ def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_sit
                 assert step.path == "direct", f"{feature.__name__}, {where}: drawn by Plotly, not directly"
                 canvases += step.canvases
                 if step.share > MAX_DIFFERING_PIXELS:
-                    folder = ARTIFACTS / "drawing-features"
-                    folder.mkdir(parents=True, exist_ok=True)
                     stem = f"{feature.__name__}-slider{slider_index}-{value}"
-                    (folder / f"{stem}-direct.png").write_bytes(step.direct)
-                    (folder / f"{stem}-plotly.png").write_bytes(step.plotly)
+                    keep_drawings(step, ARTIFACTS / "drawing-features", stem)
                     differing.append(f"{where}: {step.share:.2%}")
         assert not differing, f"{feature.__name__}: pixels differ from Plotly's drawing at {differing}"
         assert by_plotly <= visited, f"{feature.__name__}: steps never visited: {sorted(by_plotly - visited)}"
