@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -427,6 +428,64 @@ def running_server(
 # The kernel websocket: frames and their Jupyter messages
 
 
+def v1_parts(payload: str | bytes) -> list[bytes] | None:
+    """Split a binary ``v1.kernel.websocket.jupyter.org`` frame into its parts, or return None.
+
+    The frame is a uint64 part count, that many uint64 offsets, then the parts: the channel, the header, the
+    parent header, the metadata, the content and any buffers.
+
+    Parameters
+    ----------
+    payload : str or bytes
+        The frame.
+
+    Returns
+    -------
+    list of bytes or None
+        The parts; None for a text frame or bytes that are not laid out so.
+
+    """
+    if isinstance(payload, str):
+        return None
+    data = bytes(payload)
+    count = int.from_bytes(data[:8], "little")
+    if not 2 <= count <= 4096 or len(data) < 8 * (count + 1):
+        return None
+    offsets = [int.from_bytes(data[8 * (k + 1) : 8 * (k + 2)], "little") for k in range(count)]
+    if offsets[0] != 8 * (count + 1) or offsets != sorted(offsets) or offsets[-1] > len(data):
+        return None
+    bounds = [*offsets, len(data)]
+    return [data[bounds[k] : bounds[k + 1]] for k in range(count)]
+
+
+#: The topic ipykernel sends before each message on its IOPub socket, ``kernel.<uuid>.<msg_type>``: a ZMQ
+#: frame of the message's envelope, never one of its parts.
+IOPUB_TOPIC = re.compile(rb"kernel\.[0-9a-f-]+\.\w+")
+
+
+def interleaved_iopub(parts: list[bytes]) -> bool:
+    """Whether a malformed v1 frame is IOPub messages mixed: a topic frame where a message's part belongs.
+
+    A ZMQ socket is not thread-safe: when two threads of a kernel send on its IOPub socket at the same moment,
+    the frames of their messages interleave, and the Jupyter server, which relays v1 frames without parsing
+    them, passes on a message whose header is the other message's topic. ipykernel sends from the calling
+    thread whenever its IOPub thread is not running (``IOPubThread.schedule``, ipykernel 7.4), as when a
+    kernel shuts down for a restart.
+
+    Parameters
+    ----------
+    parts : list of bytes
+        The frame's parts (:func:`v1_parts`).
+
+    Returns
+    -------
+    bool
+        True if the frame came on IOPub and its header, parent header, metadata or content is a topic.
+
+    """
+    return parts[0] == b"iopub" and any(IOPUB_TOPIC.fullmatch(part) for part in parts[1:5])
+
+
 def decode_frame(payload: str | bytes) -> dict[str, Any] | None:
     """Decode one kernel-websocket frame into ``{"channel", "header", "parent_header"}``, or None.
 
@@ -448,18 +507,14 @@ def decode_frame(payload: str | bytes) -> dict[str, Any] | None:
         if isinstance(payload, str):
             message = json.loads(payload)
             return {k: message.get(k) for k in ("channel", "header", "parent_header")}
+        parts = v1_parts(payload)
+        if parts is not None:
+            return {
+                "channel": parts[0].decode(),
+                "header": json.loads(parts[1]),
+                "parent_header": json.loads(parts[2]),
+            }
         data = bytes(payload)
-        count = int.from_bytes(data[:8], "little")
-        if 2 <= count <= 4096 and len(data) >= 8 * (count + 1):
-            offsets = [int.from_bytes(data[8 * (k + 1) : 8 * (k + 2)], "little") for k in range(count)]
-            if offsets[0] == 8 * (count + 1) and offsets == sorted(offsets) and offsets[-1] <= len(data):
-                bounds = [*offsets, len(data)]
-                parts = [data[bounds[k] : bounds[k + 1]] for k in range(count)]
-                return {
-                    "channel": parts[0].decode(),
-                    "header": json.loads(parts[1]),
-                    "parent_header": json.loads(parts[2]),
-                }
         # Legacy binary: uint32 buffer count, uint32 offsets, then the JSON message first.
         buffers = int.from_bytes(data[:4], "big")
         offsets = [int.from_bytes(data[4 * (k + 1) : 4 * (k + 2)], "big") for k in range(buffers)]
@@ -492,6 +547,8 @@ class KernelSocket:
         ``msg_type`` of every message sent, in order.
     replied : set of str
         ``msg_id`` of every request that got its ``execute_reply``.
+    malformed : list of list of bytes
+        Received v1 frames whose header is not JSON, as their parts (each cut to its first 120 bytes).
     closed : bool
         Whether the socket has closed.
 
@@ -505,6 +562,7 @@ class KernelSocket:
     execute_requests: list[tuple[str, str]] = field(default_factory=list)
     sent_types: list[str] = field(default_factory=list)
     replied: set[str] = field(default_factory=set)
+    malformed: list[list[bytes]] = field(default_factory=list)
     closed: bool = False
 
     @property
@@ -519,6 +577,9 @@ class KernelSocket:
         self.received_bytes += size
         self.received_frames += 1
         message = decode_frame(payload)
+        parts = v1_parts(payload) if message is None else None
+        if parts is not None:
+            self.malformed.append([part[:120] for part in parts])
         parent = (message or {}).get("parent_header") or {}
         key = parent.get("msg_id", "") if isinstance(parent, dict) else ""
         self.bytes_by_parent[key] = self.bytes_by_parent.get(key, 0) + size
@@ -541,11 +602,9 @@ def _execute_code(payload: str | bytes) -> str:
     with contextlib.suppress(ValueError, IndexError, UnicodeDecodeError, KeyError, TypeError):
         if isinstance(payload, str):
             return str(json.loads(payload)["content"]["code"])
-        data = bytes(payload)
-        count = int.from_bytes(data[:8], "little")
-        offsets = [int.from_bytes(data[8 * (k + 1) : 8 * (k + 2)], "little") for k in range(count)]
-        bounds = [*offsets, len(data)]
-        return str(json.loads(data[bounds[4] : bounds[5]])["code"])
+        parts = v1_parts(payload)
+        if parts is not None:
+            return str(json.loads(parts[4])["code"])
     return ""
 
 
@@ -614,6 +673,10 @@ class PageLog:
     def warnings(self) -> list[ConsoleEntry]:
         """Return the console warnings."""
         return [entry for entry in self.console if entry.kind == "warning"]
+
+    def interleaved_iopub_frames(self) -> list[list[bytes]]:
+        """Return the malformed frames of the kernel websockets that are IOPub messages the kernel mixed."""
+        return [parts for sock in self.kernel_sockets for parts in sock.malformed if interleaved_iopub(parts)]
 
     def open_kernel_sockets(self) -> list[KernelSocket]:
         """Return the kernel websockets not closed."""
