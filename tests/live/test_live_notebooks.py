@@ -529,3 +529,68 @@ def test_a_scene_button_sets_the_live_sliders_and_the_kernel_draws_the_scene(jup
         assert root.locator(".rope-viz-scene-caption").inner_text() == scene["caption"]
         assert root.locator(".rope-viz-scenes button[aria-pressed=true]").inner_text() == scene["name"]
     assert not page.log.errors(_allowed(jupyter.frontend)), page.log.errors(_allowed(jupyter.frontend))
+
+
+def test_the_present_button_of_a_live_figure(jupyter, open_notebook):
+    """In the real client, a live figure's Present button shows it full screen with its plot and text
+    enlarged and its first slider focused; a key step there goes through the kernel and is drawn; Escape
+    brings the figure back to its place and size, with the focus on the button."""
+    page = open_notebook(ROOT / "notebooks" / "03_multi_speed_clocks.ipynb")
+    problems = _check_run(page.run_all(), "Run All")
+    figures = page.figures()
+    assert figures and not problems, problems
+    selector = figures[0].selector
+    page.bring_into_view(selector)
+    root = page.page.locator(selector)
+    handle = root.element_handle()
+    # The tallest text of the plot (its title, tick labels, legend ...), in px on screen.
+    text = (
+        f"() => Math.max(...[...document.querySelectorAll('{selector} .main-svg text')]"
+        ".map(t => t.getBoundingClientRect().height))"
+    )
+    box_before, text_before = root.bounding_box(), page.page.evaluate(text)
+    left = int(root.get_attribute("data-left") or 0)
+
+    root.get_by_role("button", name="Present", exact=True).click()
+    page.page.wait_for_function("f => f.dataset.presented === 'true'", arg=handle, timeout=15_000)
+    viewport = page.page.viewport_size
+    shown = page.page.evaluate(
+        """f => ({
+          full: document.fullscreenElement === f,
+          focused: document.activeElement === f.querySelector('input[type=range]'),
+          scale: Number(f.querySelector('.rope-viz-plot').dataset.scale)
+        })""",
+        handle,
+    )
+    box = root.bounding_box()
+    page.screenshot(ARTIFACTS / f"present-{jupyter.frontend}.png")
+    assert shown["full"], "the figure is not the full-screen element"
+    assert (box["width"], box["height"]) == (viewport["width"], viewport["height"]), box
+    assert shown["focused"], "the first slider does not have the focus"
+    assert page.page.evaluate(text) >= 0.95 * shown["scale"] * text_before, "the plot's text is not enlarged"
+
+    slider = root.locator("input[type=range]").first
+    value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
+    step = 1 if value < maximum else -1
+    page.page.keyboard.press("ArrowRight" if step == 1 else "ArrowLeft")
+    page.page.wait_for_function(
+        "([f, v]) => f.dataset.state && Number(f.dataset.state.split(',')[0]) === v",
+        arg=[handle, value + step],
+        timeout=15_000,
+    )
+    assert int(slider.input_value()) == value + step
+
+    page.page.keyboard.press("Escape")
+    page.page.wait_for_function(
+        "([f, n]) => Number(f.dataset.left || 0) > n && !document.fullscreenElement",
+        arg=[handle, left],
+        timeout=15_000,
+    )
+    box_after = root.bounding_box()
+    assert root.get_attribute("data-presented") is None
+    assert abs(box_after["width"] - box_before["width"]) <= 1, (box_before, box_after)
+    assert abs(box_after["height"] - box_before["height"]) <= 1, (box_before, box_after)
+    assert page.page.evaluate(
+        "f => document.activeElement === f.querySelector('.rope-viz-present button')", handle
+    )
+    assert not page.log.errors(_allowed(jupyter.frontend)), page.log.errors(_allowed(jupyter.frontend))
