@@ -28,7 +28,7 @@ def dial_traces(
     """Return the constant parts of a clock face: circles of the given radii and degree labels.
 
     The labels sit at ``label_radius`` times the outer radius: further out leaves room for the labels of
-    points on the ring.
+    points on the ring. They are not clipped to the axes.
     """
     angle = np.linspace(0.0, 360.0, 181)
     circles_x: list[float | None] = []
@@ -57,6 +57,9 @@ def dial_traces(
             "y": label_y,
             "text": [f"{angle}°" for angle in DIAL_LABELS],
             "textfont": {"size": 13, "color": "rgba(128,128,128,1)"},
+            # Whole even where the dial gets less height than on the page (the presenter view): a label's
+            # size is in px, the dial's room for it in data units.
+            "cliponaxis": False,
             **common,
         },
     ]

@@ -104,6 +104,7 @@ class Rotation2D(Demo):
                 "mode": "markers+text",
                 "name": "q at positions 0 … m",
                 "textposition": "top center",
+                "cliponaxis": False,  # the numbers by the points stay whole on a short plane
                 "textfont": {"size": 11, "color": Q_COLOR},
                 **plane,
                 "marker": {"color": Q_TRAIL, "size": 7},
@@ -114,6 +115,7 @@ class Rotation2D(Demo):
                 "mode": "markers+text",
                 "name": "k at positions 0 … n",
                 "textposition": "bottom center",
+                "cliponaxis": False,  # the numbers by the points stay whole on a short plane
                 "textfont": {"size": 11, "color": K_COLOR},
                 **plane,
                 "marker": {"color": K_TRAIL, "size": 7},

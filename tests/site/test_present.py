@@ -53,9 +53,10 @@ figure => {
 }
 """
 
-#: Where the lines of the plot's texts are: those outside the plot's box or the window, and pairs of lines
-#: that overlap (by more than 2 px across and a third of the lower one's height: the boxes of neighbouring
-#: lines and labels touch without their glyphs meeting).
+#: Where the lines of the plot's texts are: those outside the plot's box or the window, those cut by the clip
+#: path of a subplot (a label drawn in data units that its axes leave no room for), and pairs of lines that
+#: overlap (by more than 2 px across and a third of the lower one's height: the boxes of neighbouring lines
+#: and labels touch without their glyphs meeting).
 TEXT_LAYOUT = """
 figure => {
   const plot = figure.querySelector('.rope-viz-plot');
@@ -72,13 +73,32 @@ figure => {
     const parts = [...text.querySelectorAll('tspan.line')].filter(line => line.textContent.trim());
     const kind = text.getAttribute('class') || text.parentElement.getAttribute('class');
     return (parts.length ? parts : [text]).map(part => (
-      {name: `${kind} "${part.textContent.slice(0, 40)}"`, r: part.getBoundingClientRect()}));
+      {name: `${kind} "${part.textContent.slice(0, 40)}"`, r: part.getBoundingClientRect(), node: text}));
   }).filter(line => line.r.width > 0 && line.r.height > 0);
-  const outside = [], overlapping = [];
-  lines.forEach(({name, r}, i) => {
+  /* The box on screen of the clip path that holds a text, if any: its rectangle, in the user space of the
+     element it clips (Plotly's clip paths are one rect each). */
+  const clipBox = node => {
+    const holder = node.closest('[clip-path]');
+    const id = holder && plot.contains(holder) &&
+      (holder.getAttribute('clip-path').match(/url\\(["']?#([^"')]+)/) || [])[1];
+    const rect = id && document.getElementById(id) && document.getElementById(id).querySelector('rect');
+    if (!rect) return null;
+    const matrix = holder.getScreenCTM();
+    const [x, y, width, height] = ['x', 'y', 'width', 'height'].map(k => Number(rect.getAttribute(k) || 0));
+    const corners = [[x, y], [x + width, y + height]]
+      .map(([px, py]) => new DOMPoint(px, py).matrixTransform(matrix));
+    return {left: Math.min(corners[0].x, corners[1].x), right: Math.max(corners[0].x, corners[1].x),
+      top: Math.min(corners[0].y, corners[1].y), bottom: Math.max(corners[0].y, corners[1].y)};
+  };
+  const outside = [], overlapping = [], clipped = [];
+  lines.forEach(({name, r, node}, i) => {
     const out = r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 ||
       r.bottom > box.bottom + 1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1;
     if (out) outside.push(name);
+    const clip = clipBox(node);
+    const cut = clip && (r.left < clip.left - 1 || r.right > clip.right + 1 || r.top < clip.top - 1 ||
+      r.bottom > clip.bottom + 1);
+    if (cut) clipped.push(name);
     for (const other of lines.slice(i + 1)) {
       const q = other.r;
       const across = Math.min(r.right, q.right) - Math.max(r.left, q.left);
@@ -88,7 +108,7 @@ figure => {
       }
     }
   });
-  return {outside, overlapping};
+  return {outside, overlapping, clipped};
 }
 """
 
@@ -323,7 +343,7 @@ def _present(page, figure, where: str, options: dict) -> None:
     )
     share = differing_share(pixels, _plot_pixels(page, figure))
     assert share == 0, f"{where}: {share:.4%} of the plot's pixels changed"
-    for kind in ("outside", "overlapping"):
+    for kind in ("outside", "overlapping", "clipped"):
         assert texts[kind] == [], f"{where}: {len(texts[kind])} texts {kind}, e.g. {texts[kind][:4]}"
 
 

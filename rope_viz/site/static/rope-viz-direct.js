@@ -25,7 +25,7 @@
  *     line, x0, dx, y0, dy; colorbar (orientation, x, xanchor, xref, yref, xpad, thickness, thicknessmode,
  *     outlinewidth, borderwidth, bgcolor, tickmode, ticklabelposition, title.side);
  *   - for the presenter view (placement, below): gd._fullLayout height, _size (h, l, r, t, b), showlegend, legends (y,
- *     yref), axes (domain, overlaying, scaleanchor, _offset, _length), shapes and annotations (yref, y, y0, y1); gd._fullData
+ *     yref), axes (domain, overlaying, scaleanchor, scaleratio, _offset, _length), shapes and annotations (yref, y, y0, y1); gd._fullData
  *     colorbar (y, len, yanchor, yref, orientation, lenmode) and index;
  *   - d3's __data__ on each trace's group (calcdata: bound[0].trace.index), copied onto cloned elements;
  *   - the SVG classes g.trace, g.hm, g.lines path.js-line, g.fills path.js-fill, g.points path.point,
@@ -1456,8 +1456,8 @@
   }
 
   /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
-     lay the figure out at another height: the figure's height and its plot area's; per axis its domain and
-     the axis it overlays or is held to; per legend its y; the paper y of annotations and shapes; each colour
+     lay the figure out at another height: the figure's height and its plot area's; per axis its domain, the
+     axis it overlays or is held to (and at what scale ratio) and its length in px; per legend its y; the paper y of annotations and shapes; each colour
      bar's y and length. */
   function placement(plot) {
     var full = plot._fullLayout;
@@ -1467,7 +1467,8 @@
     Object.keys(full).forEach(function (key) {
       var item = full[key];
       if (/^[xy]axis\d*$/.test(key)) {
-        facts.axes[key] = { domain: item.domain, overlaying: item.overlaying, scaleanchor: item.scaleanchor };
+        facts.axes[key] = { domain: item.domain, overlaying: item.overlaying, scaleanchor: item.scaleanchor,
+          scaleratio: item.scaleratio, length: item._length };
         facts.geometry.push(item._offset, item._length);
       } else if (/^legend\d*$/.test(key) && item && full.showlegend) {
         facts.legends[key] = { y: item.y, yref: item.yref };

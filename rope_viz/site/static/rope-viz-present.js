@@ -67,6 +67,33 @@
     };
   }
 
+  /* Ranges for the axes held to another's scale that show the whole of the figure's own ranges (`held`, by
+     axis name) in the axes' lengths in px, widening one axis of each pair: what Plotly does when it first
+     draws such a plot. Plotly keeps a range it widened in the layout, and on a plot of another shape it may
+     narrow the other axis instead, cutting off what the figure holds (the presenter's plot is not shaped as
+     the page's). `axes`: per axis name its scaleanchor, scaleratio and length. Pairs only: an axis held to an
+     axis that is itself held is left to Plotly. */
+  function fitHeld(held, axes) {
+    var ranges = {};
+    function around(range, span) {
+      var middle = (range[0] + range[1]) / 2;
+      var half = span / 2 * (range[1] < range[0] ? -1 : 1);
+      return [middle - half, middle + half];
+    }
+    Object.keys(axes).forEach(function (name) {
+      var anchor = axes[name].scaleanchor;
+      var other = anchor && anchor.charAt(0) + "axis" + anchor.slice(1);
+      if (!other || !held[name] || !held[other] || !axes[other] || axes[other].scaleanchor) { return; }
+      /* px per unit of `other`; a unit of `name` spans `ratio` times as many px. */
+      var ratio = axes[name].scaleratio || 1;
+      var scale = Math.min(axes[other].length / Math.abs(held[other][1] - held[other][0]),
+        axes[name].length / (ratio * Math.abs(held[name][1] - held[name][0])));
+      ranges[other] = around(held[other], axes[other].length / scale);
+      ranges[name] = around(held[name], axes[name].length / (ratio * scale));
+    });
+    return ranges;
+  }
+
   /* Plotly.update arguments that place the subplots, paper-anchored annotations and shapes, the legend and
      colour bars by `map`, and those that put back the figure's own values. */
   function placements(plot, map) {
@@ -145,7 +172,7 @@
      with the margins it had before the call that moves it, and then widens the margins to fit it without
      always laying the axes out again: the placements go twice, and then Plotly draws the plot again until its
      margins and axes stay where they are (the plot then looks as any later drawing of it will). */
-  function relayOut(plot, size, changes) {
+  function relayOut(plot, size, changes, fit) {
     function place() { return Plotly.update(plot, changes.data, changes.layout, changes.traces); }
     function geometry() { return window.RopeVizDirect.placement(plot).geometry.join(); }
     function settle(tries) {
@@ -154,7 +181,15 @@
         return tries > 1 && geometry() !== before ? settle(tries - 1) : null;
       });
     }
-    return Plotly.relayout(plot, size).then(place).then(place).then(function () { return settle(3); });
+    /* With `fit`, axes held to another's scale show the figure's own ranges whole at the new shape. */
+    function fitRanges() {
+      var ranges = fitHeld(JSON.parse(plot.dataset.heldRanges || "{}"), window.RopeVizDirect.placement(plot).axes);
+      var layout = {};
+      Object.keys(ranges).forEach(function (name) { layout[name + ".range"] = ranges[name]; });
+      return Object.keys(layout).length ? Plotly.relayout(plot, layout) : null;
+    }
+    return Plotly.relayout(plot, size).then(place).then(place).then(fit ? fitRanges : null)
+      .then(function () { return settle(3); });
   }
 
   /* Lay the plot out for the screen the figure now covers. */
@@ -176,7 +211,7 @@
     }).map(function (key) { return full.axes[key].domain; });
     var changes = placements(plot, paperMap(domains, full.plotHeight, size.height - (full.height - full.plotHeight)));
     presented.undo = changes.undo;
-    return relayOut(plot, { width: size.width, height: size.height }, changes.move);
+    return relayOut(plot, { width: size.width, height: size.height }, changes.move, true);
   }
 
   function enter(root, button) {
@@ -274,5 +309,5 @@
 
   if (figures && figures.extend && Plotly) { figures.extend(addButton); }
   /* Pure helpers, unit-tested on their own (tests/js/). */
-  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap };
+  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld };
 })();
