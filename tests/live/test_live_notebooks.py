@@ -501,6 +501,16 @@ def test_harness_drives_a_contract_figure(jupyter, browser):
     assert not problems, "\n".join(problems)
 
 
+def _first_figure_in_view(open_notebook, chapter: str) -> tuple[jupyter_client.NotebookPage, str]:
+    """Open a chapter, run all, bring its first live figure into view; return the page and its selector."""
+    page = open_notebook(ROOT / "notebooks" / f"{chapter}.ipynb")
+    problems = _check_run(page.run_all(), "Run All")
+    figures = page.figures()
+    assert figures and not problems, problems
+    page.bring_into_view(figures[0].selector)
+    return page, figures[0].selector
+
+
 def test_a_scene_button_sets_the_live_sliders_and_the_kernel_draws_the_scene(jupyter, open_notebook):
     """In the real client, each scene button of a live figure sets every slider to the scene's step (the
     live widget's own steps), the kernel sends that state and the figure draws it, and the caption shows."""
@@ -508,12 +518,7 @@ def test_a_scene_button_sets_the_live_sliders_and_the_kernel_draws_the_scene(jup
     from rope_viz.widgets.live import live_widget
 
     scenes = live_widget(MultiSpeedClocks()).scenes
-    page = open_notebook(ROOT / "notebooks" / "03_multi_speed_clocks.ipynb")
-    problems = _check_run(page.run_all(), "Run All")
-    figures = page.figures()
-    assert figures and not problems, problems
-    selector = figures[0].selector
-    page.bring_into_view(selector)
+    page, selector = _first_figure_in_view(open_notebook, "03_multi_speed_clocks")
     root = page.page.locator(selector)
     buttons = root.locator(".rope-viz-scenes button")
     names = [buttons.nth(k).inner_text() for k in range(buttons.count())]
@@ -535,12 +540,7 @@ def test_the_present_button_of_a_live_figure(jupyter, open_notebook):
     """In the real client, a live figure's Present button shows it full screen with its plot and text
     enlarged and its first slider focused; a key step there goes through the kernel and is drawn; Escape
     brings the figure back to its place and size, with the focus on the button."""
-    page = open_notebook(ROOT / "notebooks" / "03_multi_speed_clocks.ipynb")
-    problems = _check_run(page.run_all(), "Run All")
-    figures = page.figures()
-    assert figures and not problems, problems
-    selector = figures[0].selector
-    page.bring_into_view(selector)
+    page, selector = _first_figure_in_view(open_notebook, "03_multi_speed_clocks")
     root = page.page.locator(selector)
     handle = root.element_handle()
     # The tallest text of the plot (its title, tick labels, legend ...), in px on screen.
