@@ -116,13 +116,15 @@ class YarnBands(Demo):
             "height": 1080,
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
             "font": {"size": FONT_SIZE},
-            # One row each, in the panels' empty corners: a short panel (a projector's screen) keeps them.
+            # In the panels' empty corners: a short panel (a projector's screen) keeps them. The turns fall
+            # from the top left to the bottom right at any L and β, so the bottom left of the top panel is
+            # free up to the β_slow line at 1 turn.
             "legend": {
                 "orientation": "h",
-                "x": 0.99,
-                "xanchor": "right",
-                "y": 0.96,
-                "yanchor": "top",
+                "x": 0.01,
+                "xanchor": "left",
+                "y": 0.73,
+                "yanchor": "bottom",
                 "bgcolor": "rgba(0,0,0,0)",
             },
             "legend2": {"x": 0.01, "y": 0.625, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
