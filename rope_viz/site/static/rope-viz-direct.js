@@ -1457,8 +1457,9 @@
 
   /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
      lay the figure out at another height: the figure's height and its plot area's; per axis its domain, the
-     axis it overlays or is held to (and at what scale ratio) and its length in px; per legend its y; the paper y of annotations and shapes; each colour
-     bar's y and length. */
+     axis it overlays, the name of the axis it is held to (scaleanchor "x" gives "xaxis") and at what scale
+     ratio, and its length in px; per legend its y; the paper y of annotations and shapes; each colour bar's
+     y and length. */
   function placement(plot) {
     var full = plot._fullLayout;
     var size = full._size;
@@ -1467,8 +1468,9 @@
     Object.keys(full).forEach(function (key) {
       var item = full[key];
       if (/^[xy]axis\d*$/.test(key)) {
-        facts.axes[key] = { domain: item.domain, overlaying: item.overlaying, scaleanchor: item.scaleanchor,
-          scaleratio: item.scaleratio, length: item._length };
+        facts.axes[key] = { domain: item.domain, overlaying: item.overlaying,
+          scaleanchor: item.scaleanchor ? axisName(item.scaleanchor) : undefined, scaleratio: item.scaleratio,
+          length: item._length };
         facts.geometry.push(item._offset, item._length);
       } else if (/^legend\d*$/.test(key) && item && full.showlegend) {
         facts.legends[key] = { y: item.y, yref: item.yref };

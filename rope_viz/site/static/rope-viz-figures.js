@@ -575,19 +575,15 @@
 
     var start = indices();
     var initial = Promise.resolve(source.state(start));
-    /* The ranges the figure gives an axis held to another's scale, and that other axis: Plotly widens one of
-       them to fit the plot's shape and keeps it widened in the layout, so a plot laid out at another shape
-       (rope-viz-present.js) starts again from these. */
-    var heldRanges = {};
+    /* The ranges the figure gives its axes, before Plotly draws: Plotly widens the range of an axis held to
+       another's scale to fit the plot's shape and keeps it widened in the layout, so a plot laid out at
+       another shape (rope-viz-present.js) starts again from these. */
+    var ownRanges = {};
     Object.keys(figure.layout || {}).forEach(function (key) {
-      var anchor = /^[xy]axis\d*$/.test(key) && figure.layout[key].scaleanchor;
-      if (!anchor) { return; }
-      [key, anchor.charAt(0) + "axis" + anchor.slice(1)].forEach(function (name) {
-        var range = (figure.layout[name] || {}).range;
-        if (range) { heldRanges[name] = range.slice(); }
-      });
+      var range = /^[xy]axis\d*$/.test(key) && figure.layout[key].range;
+      if (range) { ownRanges[key] = range.slice(); }
     });
-    plot.dataset.heldRanges = JSON.stringify(heldRanges);
+    plot.dataset.ownRanges = JSON.stringify(ownRanges);
     return Promise.all([initial, Plotly.newPlot(plot, figure.data, figure.layout, config)]).then(function (results) {
       if (gone()) { return null; }
       committed = { key: source.key(start), state: results[0] };

@@ -71,8 +71,9 @@
      axis name) in the axes' lengths in px, widening one axis of each pair: what Plotly does when it first
      draws such a plot. Plotly keeps a range it widened in the layout, and on a plot of another shape it may
      narrow the other axis instead, cutting off what the figure holds (the presenter's plot is not shaped as
-     the page's). `axes`: per axis name its scaleanchor, scaleratio and length. Pairs only: an axis held to an
-     axis that is itself held is left to Plotly. */
+     the page's). `axes`: per axis name the name of the axis it is held to (scaleanchor), the scale ratio and
+     its length, as RopeVizDirect.placement gives them. Pairs only: an axis held to an axis that is itself
+     held is left to Plotly. */
   function fitHeld(held, axes) {
     var ranges = {};
     function around(range, span) {
@@ -81,8 +82,7 @@
       return [middle - half, middle + half];
     }
     Object.keys(axes).forEach(function (name) {
-      var anchor = axes[name].scaleanchor;
-      var other = anchor && anchor.charAt(0) + "axis" + anchor.slice(1);
+      var other = axes[name].scaleanchor;
       if (!other || !held[name] || !held[other] || !axes[other] || axes[other].scaleanchor) { return; }
       /* px per unit of `other`; a unit of `name` spans `ratio` times as many px. */
       var ratio = axes[name].scaleratio || 1;
@@ -126,7 +126,7 @@
       /* Plotly widens the range of an axis held to another's scale to fit the plot's new shape, and keeps it
          widened: the range the page had goes back with the rest. */
       var anchor = /^[xy]axis\d*$/.test(key) && item.scaleanchor;
-      [key, anchor && anchor.charAt(0) + "axis" + anchor.slice(1)].forEach(function (name) {
+      [key, anchor].forEach(function (name) {
         var range = anchor && own(plot.layout, name + ".range");
         if (range) {
           undo.layout[name + ".range"] = range.slice();
@@ -183,7 +183,7 @@
     }
     /* With `fit`, axes held to another's scale show the figure's own ranges whole at the new shape. */
     function fitRanges() {
-      var ranges = fitHeld(JSON.parse(plot.dataset.heldRanges || "{}"), window.RopeVizDirect.placement(plot).axes);
+      var ranges = fitHeld(JSON.parse(plot.dataset.ownRanges || "{}"), window.RopeVizDirect.placement(plot).axes);
       var layout = {};
       Object.keys(ranges).forEach(function (name) { layout[name + ".range"] = ranges[name]; });
       return Object.keys(layout).length ? Plotly.relayout(plot, layout) : null;
