@@ -20,6 +20,7 @@ from rope_viz import lecture
 from rope_viz.figures.scene_links import slug
 from tests.site.conftest import ARTIFACTS
 from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
+from tests.site.test_present import SCALE_AT_1080, TEXT_LAYOUT
 
 pytestmark = pytest.mark.browser
 
@@ -82,15 +83,16 @@ EXPECTED = {number: _expected(number) for number in range(1, COUNT + 1)}
 
 
 def _wait_for_slide(page, number: int) -> None:
-    """Wait until slide ``number`` is on screen with its figure drawn at its scene."""
+    """Wait until slide ``number`` is on screen with its figure laid out for the slide and drawn at its
+    scene."""
     expected = EXPECTED[number]
     page.wait_for_function(
         """([number, state]) => {
             const slide = document.getElementById("slide-" + number);
             if (!slide || !slide.classList.contains("rope-viz-slide-current")) { return false; }
             const figure = slide.querySelector("figure.rope-viz-demo");
-            return state === null ||
-                (figure && figure.dataset.ready === "true" && figure.dataset.state === state);
+            return state === null || (figure && figure.dataset.ready === "true" &&
+                slide.dataset.laidOut === "true" && figure.dataset.state === state);
         }""",
         arg=[number, expected and expected["state"]],
         timeout=20_000,
@@ -123,6 +125,33 @@ def _check_slide(page, number: int, site: Path, width: int = 1920, height: int =
 
 
 _PAGES: dict[Path, str] = {}
+
+
+#: How many times its layout's size the plot's text is on screen (every text of it is scaled alike).
+TEXT_SCALE = """
+figure => {
+  const texts = figure.querySelectorAll('.rope-viz-plot svg.main-svg text');
+  const text = [...texts].find(t => t.textContent.trim());
+  const m = text.getScreenCTM();
+  return Math.hypot(m.a, m.b);
+}
+"""
+#: The plot is laid out no shorter than the presenter view lays it out (540 px); what is left of a slide
+#: 1080 px high for the plot, under its title, gives at least this scale.
+SMALLEST_SCALE_AT_1080 = 1.7
+
+
+def _check_slide_text(page, number: int, height: int = 1080) -> None:
+    """The plot of slide ``number`` is enlarged for the room, with no text cut, outside or over other text."""
+    if EXPECTED[number] is None:
+        return
+    figure = page.locator(f"#slide-{number} figure.rope-viz-demo")
+    scale = figure.evaluate(TEXT_SCALE)
+    assert SMALLEST_SCALE_AT_1080 * height / 1080 - 0.01 <= scale <= SCALE_AT_1080 * height / 1080 + 0.01, (
+        f"slide {number}: the plot's text at {scale:.2f} times its size"
+    )
+    texts = figure.evaluate(TEXT_LAYOUT)
+    assert texts == {"outside": [], "overlapping": [], "clipped": []}, f"slide {number}: {texts}"
 
 
 def _check_link(link: str, page: str, site: Path, where: str) -> None:
@@ -168,6 +197,7 @@ def test_a_clicker_walks_through_every_slide_and_back(built_site, open_page):
     for number in range(2, COUNT + 1):
         page.keyboard.press("PageDown")
         _check_slide(page, number, built_site.html)
+        _check_slide_text(page, number)
         if number in SHOWN:
             _screenshot(page, f"slide-{number:02d}-light")
     page.keyboard.press("PageDown")  # past the last slide: stays there
@@ -193,6 +223,11 @@ def test_dark_mode_screenshots_and_a_small_projector(built_site, open_page):
     _screenshot(page, "slide-01-dark")
     page.context.close()
     page, small_problems, _ = _open(open_page, "light", "#slide-5", width=1280, height=720)
+    for number in SHOWN[1:-1]:
+        page.evaluate("number => { location.hash = '#slide-' + number; }", number)
+        _check_slide(page, number, built_site.html, width=1280, height=720)
+        _check_slide_text(page, number, height=720)
+    page.evaluate("() => { location.hash = '#slide-5'; }")
     _check_slide(page, 5, built_site.html, width=1280, height=720)
     _screenshot(page, "slide-05-light-1280x720")
     assert problems == [] and blocked == [] and small_problems == []

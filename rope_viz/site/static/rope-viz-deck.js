@@ -81,20 +81,55 @@
     }
 
     /* The plot fills the slide's left column down to the window's bottom (the text beside it may run
-       longer and scroll): laid out at the column's width over the scale that fits its own height there, and
-       scaled by a CSS transform (which Plotly's hover follows). */
+       longer and scroll), laid out as the presenter view lays it out, at the column's size over the scale,
+       and scaled by a CSS transform (which Plotly's hover follows). Per plot: the size it is laid out at,
+       and what puts its own layout back. */
+    var fitted = new WeakMap();
+    /* The presenter view's script runs after this one and the figures' (all deferred, which run before
+       DOMContentLoaded), and a figure may be drawn before it runs. */
+    var scriptsRun = new Promise(function (resolve) {
+      if (window.RopeVizPresent || document.readyState === "complete") {
+        resolve();
+      } else {
+        document.addEventListener("DOMContentLoaded", resolve, { once: true });
+        window.addEventListener("load", resolve, { once: true });
+      }
+    });
     function fit(slide) {
+      return scriptsRun.then(function () { return fitNow(slide); });
+    }
+    function fitNow(slide) {
       var plot = slide.querySelector(".rope-viz-plot");
-      if (!plot || !plot.layout || !plot.layout.height) { return; }
+      var present = window.RopeVizPresent;
+      if (!plot || !plot.layout || !present || !present.layOutAt) { return null; }
       var column = slide.querySelector(".rope-viz-slide-plot-area").getBoundingClientRect();
       var bottom = Math.min(column.bottom, slide.getBoundingClientRect().bottom - slide.clientHeight / 100);
-      var scale = (bottom - column.top) / plot.layout.height;
-      var width = Math.floor(column.width / scale) + "px";
+      /* The presenter view's scale, but the plot no shorter than that view lays it out (540 px, a layout
+         every figure is checked to fit): on a screen 1080 px high the plot's text is 1.7 times the page's. */
+      var tallest = 1080 / present.SCALE_AT_1080;
+      var scale = Math.min(present.SCALE_AT_1080 * window.innerHeight / 1080, (bottom - column.top) / tallest);
+      var size = { width: Math.floor(column.width / scale), height: Math.floor((bottom - column.top) / scale) };
       plot.style.setProperty("--rope-viz-deck-scale", String(scale));
-      if (plot.style.width !== width) {
-        plot.style.width = width;
-        Plotly.Plots.resize(plot);
-      }
+      plot.dataset.scale = String(scale);
+      var was = fitted.get(plot) || {
+        own: { width: plot.layout.width || null, height: plot.layout.height || null },
+        size: null, undo: null, done: Promise.resolve()
+      };
+      if (was.size && was.size.width === size.width && was.size.height === size.height) { return was.done; }
+      var now = { own: was.own, size: size, undo: null };
+      fitted.set(plot, now);
+      /* From the figure's own layout at the new width (the page's layout, but for its width: a plot first
+         drawn on a slide is as wide as the slide, and its legends take fewer rows there). */
+      now.done = was.done.then(function () {
+        plot.style.width = size.width + "px";
+        return was.undo ? present.putBack(plot, was.own, was.undo) : Plotly.Plots.resize(plot);
+      }).then(function () {
+        plot.style.height = size.height + "px";
+        var laid = present.layOutAt(plot, size);
+        now.undo = laid.undo;
+        return laid.done;
+      });
+      return now.done;
     }
 
     /* Press the scene's button once the figure is drawn (its buttons are there from the start, but a
@@ -107,11 +142,14 @@
         slot.replaceChildren(figure);
       }
       function press() {
-        var sceneButton = figure.querySelectorAll(".rope-viz-scenes button")[Number(slide.dataset.scene)];
-        if (sceneButton && slides[current] === slide) {
-          fit(slide);
-          sceneButton.click();
-        }
+        if (slides[current] !== slide) { return; }
+        fit(slide).then(function () {
+          var sceneButton = figure.querySelectorAll(".rope-viz-scenes button")[Number(slide.dataset.scene)];
+          if (sceneButton && slides[current] === slide) {
+            sceneButton.click();
+            slide.dataset.laidOut = "true";
+          }
+        });
       }
       if (figure.dataset.ready === "true") {
         press();
