@@ -11,6 +11,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import rope_viz.demos
+from rope_viz.demos.base import View
 from rope_viz.figures.direct_drawing import (
     MINUS,
     axis_ticks,
@@ -19,6 +20,7 @@ from rope_viz.figures.direct_drawing import (
     log_ticks,
     nice_step,
     power_of_ten_label,
+    with_explicit_ticks,
 )
 from rope_viz.figures.static import build_payload
 
@@ -81,6 +83,18 @@ def test_log_axis_with_given_tick_values_keeps_those_inside_the_range():
     values, texts = axis_ticks({"type": "log", "tickvals": [1, 1.5, 2, 4, 8]}, [-0.05, math.log10(3)])
     assert values == [1, 1.5, 2]
     assert texts == ["1", "1.5", "2"]
+
+
+def test_a_view_that_sets_its_own_tick_values_has_those_inside_its_range():
+    layout = {"yaxis": {"type": "log", "tickvals": [1, 2, 4, 8], "range": [0, math.log10(8)]}}
+    views = [
+        View(traces=[], layout={"yaxis.range": [0, math.log10(8)]}),
+        View(traces=[], layout={"yaxis.range": [0, math.log10(64)], "yaxis.tickvals": [1, 4, 16, 64, 256]}),
+    ]
+    first, second = with_explicit_ticks(layout, views)
+    assert first.layout["yaxis.tickvals"] == [1, 2, 4, 8]
+    assert second.layout["yaxis.tickvals"] == [1, 4, 16, 64]
+    assert second.layout["yaxis.ticktext"] == ["1", "4", "16", "64"]
 
 
 def test_unsupported_axis_types_and_spans_are_refused():

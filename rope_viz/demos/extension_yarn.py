@@ -7,6 +7,8 @@ multiplied by ``0.1 ln s + 1``, so the attention logits grow by its square.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, Scene, View
@@ -34,6 +36,8 @@ LENGTHS = (2048, 4096, 8192, 32768)
 BETA_FAST = (16, 32, 64)
 BETA_SLOW = (0.5, 1, 2)
 TEMPERATURE_FACTORS = np.geomspace(1, 128, 57)
+#: Share of the turns' span left empty above the data, for the row of the panel's legend.
+HEADROOM = 0.5
 
 
 def yarn_parameters(factor: float, length: float, beta_fast: float, beta_slow: float) -> RopeParameters:
@@ -116,18 +120,25 @@ class YarnBands(Demo):
             "height": 1080,
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
             "font": {"size": FONT_SIZE},
-            # In the panels' empty corners: a short panel (a projector's screen) keeps them. The turns fall
-            # from the top left to the bottom right at any L and β, so the bottom left of the top panel is
-            # free up to the β_slow line at 1 turn.
+            # Where no data, no β line and no label reach, so that a short panel (a projector's screen)
+            # keeps them clear: the turns' at the top left, in headroom that the panel's range leaves above
+            # every point and line (HEADROOM); the slow-downs' in the top left of their panel, over the
+            # pairs left of the ramp (at 1); the temperature rises from the bottom left of its panel.
             "legend": {
                 "orientation": "h",
                 "x": 0.01,
                 "xanchor": "left",
-                "y": 0.73,
-                "yanchor": "bottom",
+                "y": 0.96,
+                "yanchor": "top",
                 "bgcolor": "rgba(0,0,0,0)",
             },
-            "legend2": {"x": 0.01, "y": 0.625, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            "legend2": {
+                "x": 0.01,
+                "xanchor": "left",
+                "y": 0.63,
+                "yanchor": "top",
+                "bgcolor": "rgba(0,0,0,0)",
+            },
             "legend3": {"x": 0.01, "y": 0.255, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
             "xaxis": {"domain": [0, 1], "anchor": "y", "title": {"text": "pair index i"}, "zeroline": False},
             "yaxis": {
@@ -135,7 +146,7 @@ class YarnBands(Demo):
                 "type": "log",
                 "title": {"text": "turns within L"},
                 "exponentformat": "power",
-                "dtick": 1,
+                "dtick": 2,
             },
             "xaxis2": {
                 "domain": [0, 1],
@@ -147,7 +158,6 @@ class YarnBands(Demo):
                 "domain": [0.37, 0.63],
                 "type": "log",
                 "title": {"text": "slow-down θᵢ/θᵢ′ (×)"},
-                "tickvals": [1, 2, 4, 8, 16, 32, 64],
             },
             "xaxis3": {
                 "domain": [0, 1],
@@ -160,21 +170,20 @@ class YarnBands(Demo):
             "shapes": [band_shape("x", "y", CLASS_STYLE["blended"][0]), band_shape("x2", "y2", YARN)],
             "annotations": [
                 panel_title("turns of each pair within L; the β lines bound the blend", 0.97),
-                panel_title("slow-down per pair: the reference code's ramp and the paper's", 0.64),
+                panel_title(
+                    "slow-down per pair: a ramp in pair index (reference code) or in turns ρ (paper)", 0.64
+                ),
                 panel_title("attention temperature: on cos and sin, and on the logits", 0.27),
             ],
         }
         data = [
             *classes,
-            reference_line("beta_fast", "dash", axes=("x", "y")),
-            reference_line("beta_slow", "dot", axes=("x", "y")),
-            slowdown_trace(
-                "YaRN reference code = transformers, vLLM (linear in pair index)",
-                YARN,
-                "lines+markers",
-                "solid",
-            ),
-            slowdown_trace("YaRN paper, eq. (18) (linear in turns ρ)", PLAIN, "lines", "dash"),
+            # Labelled where no pair lies: β_fast above its right end (the pairs right of the blend's start
+            # lie under it), β_slow under its left end (the pairs left of it lie over β_fast).
+            {**reference_line("beta_fast", "dash", axes=("x", "y")), "textposition": "top left"},
+            {**reference_line("beta_slow", "dot", axes=("x", "y")), "textposition": "bottom right"},
+            slowdown_trace("reference code", YARN, "lines+markers", "solid"),
+            slowdown_trace("paper, eq. (18)", PLAIN, "lines", "dash"),
             temperature("on cos and sin: a = 0.1·ln s + 1", YARN, "dash"),
             temperature("on the logits: a²", YARN, "solid"),
             current,
@@ -203,7 +212,8 @@ class YarnBands(Demo):
         readout = (
             f"s = {factor:.3g}, L = {parameters.original_max_position_embeddings:,}, "
             f"beta_fast = {beta_fast:g}, "
-            f"beta_slow = {beta_slow:g}: the reference code's ramp runs from pair index {low} to {high}; "
+            f"beta_slow = {beta_slow:g}: the reference code's ramp (transformers' and vLLM's) runs from pair "
+            f"index {low} to {high}; "
             f"{counts['untouched']} pairs untouched, {counts['blended']} blended, {counts['interpolated']} "
             f"slowed by s. Cos and sin × {attention:.4f}, so logits × {attention**2:.4f}."
         )
@@ -218,7 +228,7 @@ class YarnBands(Demo):
                 {
                     "x": [-0.5, pairs - 0.5],
                     "y": [beta_fast, beta_fast],
-                    "text": [f"β_fast = {beta_fast:g}", ""],
+                    "text": ["", f"β_fast = {beta_fast:g}"],
                 },
                 {
                     "x": [-0.5, pairs - 0.5],
@@ -234,8 +244,12 @@ class YarnBands(Demo):
             layout={
                 "xaxis.range": [-1, pairs],
                 "xaxis2.range": [-1, pairs],
-                "yaxis.range": [y_low, y_high],
+                "yaxis.range": [y_low, y_high + HEADROOM * (y_high - y_low)],
                 "yaxis2.range": [-0.05, float(np.log10(max(factor, 2.0))) + 0.08],
+                # Powers of two up to s, every one while s ≤ 8, so that at most four are labelled.
+                "yaxis2.tickvals": [
+                    2.0**k for k in range(0, 7, max(1, math.ceil(math.log2(max(factor, 2)) / 3)))
+                ],
                 "shapes[0].x0": band[0] - 0.5,
                 "shapes[0].x1": band[1] + 0.5,
                 "shapes[1].x0": band[0] - 0.5,

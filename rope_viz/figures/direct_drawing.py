@@ -352,6 +352,7 @@ def with_explicit_colorbar_ticks(figure: dict[str, Any], views: list[View]) -> l
 def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
     """Give every axis whose range changes between states explicit ticks in each state (:func:`axis_ticks`).
 
+    A view that sets an axis' ``tickvals`` (fewer labels for a wider range) has those within its range.
     ``layout`` (the initial figure's) is updated in place to the ticks of its own range.
     """
     changing = sorted(
@@ -368,6 +369,8 @@ def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]
         extra: dict[str, Any] = {}
         for axis in changing:
             spec = layout.get(axis, {})
+            if f"{axis}.tickvals" in view.layout:
+                spec = {**spec, "tickvals": view.layout[f"{axis}.tickvals"]}
             axis_range = view.layout.get(f"{axis}.range", spec.get("range"))
             tickvals, ticktext = axis_ticks(spec, axis_range)
             extra[f"{axis}.tickvals"] = tickvals
