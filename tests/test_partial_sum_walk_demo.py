@@ -7,8 +7,11 @@ import cmath
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rope_viz as rv
+from rope_viz.demos.clocks import HAND_COLORSCALE, colors_on_scale
 from rope_viz.demos.partial_sum_walk import DIM, PartialSumWalk
 from tests.conftest import hand_frequencies
 
@@ -63,3 +66,29 @@ def test_a_larger_base_keeps_more_steps_aligned_and_the_walk_longer():
     assert large.traces[5]["y"][0] > small.traces[5]["y"][0]
     end = [np.hypot(view.traces[1]["x"][1], view.traces[1]["y"][1]) for view in (small, large)]
     assert end[1] > end[0]
+
+
+def _channels(color: str) -> list[float]:
+    return [float(part) for part in color[color.index("(") + 1 : -1].split(",")]
+
+
+@given(st.lists(st.floats(min_value=-20, max_value=90, allow_nan=False), min_size=1, max_size=20))
+def test_bar_colours_follow_the_hand_colour_scale_as_plotly_samples_it(values):
+    plotly_colors = pytest.importorskip("plotly.colors")
+    ours = colors_on_scale(np.array(values), HAND_COLORSCALE, 0, 64)
+    sampled = plotly_colors.sample_colorscale(HAND_COLORSCALE, [min(max(v / 64, 0.0), 1.0) for v in values])
+    for mine, theirs in zip(ours, sampled, strict=True):
+        assert np.allclose(_channels(mine), _channels(theirs), atol=1.0), (mine, theirs)
+
+
+def test_the_colour_scale_ends_and_middle_are_its_stops_and_the_bars_use_it():
+    assert colors_on_scale(np.array([0, 32, 64, 100]), HAND_COLORSCALE, 0, 64) == [
+        "rgb(43, 131, 186)",  # #2b83ba
+        "rgb(90, 174, 97)",  # #5aae61
+        "rgb(215, 48, 31)",  # #d7301f
+        "rgb(215, 48, 31)",
+    ]
+    bars = next(trace for trace in PartialSumWalk().base_figure()["data"] if trace["type"] == "bar")
+    assert bars["marker"]["color"] == colors_on_scale(
+        np.arange(1, DIM // 2 + 1), HAND_COLORSCALE, 0, DIM // 2
+    )

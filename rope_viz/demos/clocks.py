@@ -48,6 +48,21 @@ LIVE_DIMS = tuple(range(16, 257, 16))
 HAND_COLORSCALE = [[0.0, "#2b83ba"], [0.5, "#5aae61"], [1.0, "#d7301f"]]
 
 
+def colors_on_scale(values: np.ndarray, colorscale: list, low: float, high: float) -> list[str]:
+    """Return the colour of each value on ``colorscale`` over ``[low, high]``, as Plotly maps it.
+
+    With ``t = (v - low) / (high - low)`` clipped to ``[0, 1]`` and the stops ``(t_k, c_k)`` around it, each
+    channel is ``c_k + (t - t_k) / (t_{k+1} - t_k) * (c_{k+1} - c_k)``, rounded half up: linear in sRGB, as
+    Plotly interpolates a colour scale. For a bar trace, whose numeric ``marker.color`` plotly.js 4.1 maps but
+    also warns about, bar by bar, in the console.
+    """
+    stops = np.array([stop for stop, _ in colorscale], dtype=float)
+    rgb = np.array([[int(color[k : k + 2], 16) for k in (1, 3, 5)] for _, color in colorscale], dtype=float)
+    t = np.clip((np.asarray(values, dtype=float) - low) / (high - low), 0.0, 1.0)
+    channels = [np.floor(np.interp(t, stops, rgb[:, k]) + 0.5).astype(int) for k in range(3)]
+    return [f"rgb({r}, {g}, {b})" for r, g, b in zip(*channels, strict=True)]
+
+
 def hand_angles_degrees(position: float, dim: int, base: float) -> np.ndarray:
     """Return each pair's hand angle on the clock face, ``(m * theta_i) mod 2 pi``, in degrees; ``(d/2,)``."""
     return np.degrees(np.mod(angles(position, inv_freq(dim, base)), 2.0 * np.pi))

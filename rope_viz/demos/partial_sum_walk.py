@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, Scene, View
-from rope_viz.demos.clocks import HAND_COLORSCALE
+from rope_viz.demos.clocks import HAND_COLORSCALE, colors_on_scale
 from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq
 from rope_viz.long_range import partial_sum_walk, relative_bound
@@ -126,7 +126,7 @@ class PartialSumWalk(Demo):
             "type": "bar",
             "name": "|Sⱼ(r)|, distance of stop j from 0",
             "x": steps.tolist(),
-            "marker": {"color": steps.tolist(), "colorscale": HAND_COLORSCALE, "cmin": 0, "cmax": PAIRS},
+            "marker": {"color": colors_on_scale(steps, HAND_COLORSCALE, 0, PAIRS)},
             "hovertemplate": "j = %{x}<br>|Sⱼ(r)| = %{y:.2f}<extra></extra>",
             "xaxis": "x2",
             "yaxis": "y2",

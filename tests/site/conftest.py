@@ -63,9 +63,16 @@ def site_url(built_site: BuiltSite) -> Iterator[str]:
 IGNORED_CONSOLE_ERRORS: tuple[str, ...] = ()
 
 
+def _is_a_problem(kind: str, text: str) -> bool:
+    """A console error or warning, or a warning of plotly.js (which it logs with ``console.trace``)."""
+    flagged = kind in ("error", "warning") or text.startswith("WARN:")
+    return flagged and not any(ignored in text for ignored in IGNORED_CONSOLE_ERRORS)
+
+
 @pytest.fixture
 def open_page(browser, site_url):
-    """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected.
+    """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected
+    (warnings too, and plotly.js's).
 
     ``open_page(relative, color_scheme="light", height=900, width=1280)`` returns the page, the list of its
     console errors and page errors so far (it grows while the page is used) and the list of blocked requests.
@@ -92,8 +99,7 @@ def open_page(browser, site_url):
             "console",
             lambda message: (
                 problems.append(f"console.{message.type}: {message.text}")
-                if message.type == "error"
-                and not any(text in message.text for text in IGNORED_CONSOLE_ERRORS)
+                if _is_a_problem(message.type, message.text)
                 else None
             ),
         )
