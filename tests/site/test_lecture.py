@@ -18,9 +18,10 @@ import pytest
 
 from rope_viz import lecture
 from rope_viz.figures.scene_links import slug
-from tests.site.conftest import ARTIFACTS
+from tests.site.conftest import ARTIFACTS, wait_for_figures
 from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
 from tests.site.test_present import SCALE_AT_1080, TEXT_LAYOUT
+from tests.site.test_print import _check_print
 
 pytestmark = pytest.mark.browser
 
@@ -331,6 +332,19 @@ def test_blanking_slider_keys_buttons_and_print(built_site, open_page):
     page.emulate_media(media="print")
     assert page.evaluate(ON_SCREEN)["visible"] == [f"slide-{k}" for k in range(1, COUNT + 1)]
     page.emulate_media(media="screen")
+    assert problems == []
+
+
+def test_the_printed_deck_shows_every_figure_whole_and_comes_back_to_its_slide(built_site, open_page):
+    """Printed from a slide, every figure is drawn whole in the list of slides, the one laid out for the slide
+    on screen and those drawn on slides not shown alike; after, the slide is as it was."""
+    number = SHOWN[1]
+    page, problems, _ = _open(open_page, fragment=f"#slide-{number}")
+    _check_slide(page, number, built_site.html)
+    assert wait_for_figures(page, settled=True) == len({slide.demo for slide in lecture.SLIDES})
+    _check_print(page, PAGE, "light", "A4")
+    _check_slide(page, number, built_site.html)
+    _check_slide_text(page, number)
     assert problems == []
 
 

@@ -51,8 +51,23 @@
     }
     deck.before(home);
     slidesOn(true);
-    window.addEventListener("beforeprint", function () { slidesOn(false); });
-    window.addEventListener("afterprint", function () { slidesOn(true); });
+    /* Printed, a plot drawn on a slide not shown (as wide as the slide) is laid out at the width of its box
+       in the page, as in its chapter, and one laid out for a slide keeps that layout, at the page's text
+       size: the figure script then scales both to the paper. Plotly draws a new width at once. After, they
+       take their own width again. */
+    var printed = [];
+    window.addEventListener("beforeprint", function () {
+      slidesOn(false);
+      printed = Array.prototype.slice.call(deck.querySelectorAll(".rope-viz-plot")).filter(function (plot) {
+        return plot.layout && !plot.layout.width && !fitted.has(plot) && plot.clientWidth > 0;
+      });
+      printed.forEach(function (plot) { Plotly.relayout(plot, { width: plot.clientWidth }); });
+    });
+    window.addEventListener("afterprint", function () {
+      slidesOn(true);
+      printed.forEach(function (plot) { Plotly.relayout(plot, { width: null }); });
+      printed = [];
+    });
     deck.tabIndex = -1;
 
     var nav = document.createElement("nav");
