@@ -121,28 +121,24 @@
       var bottom = Math.min(column.bottom, slide.getBoundingClientRect().bottom - slide.clientHeight / 100);
       /* The presenter view's scale, but the plot no shorter than that view lays it out (540 px, a layout
          every figure is checked to fit): on a screen 1080 px high the plot's text is 1.7 times the page's. */
-      var tallest = 1080 / present.SCALE_AT_1080;
-      var scale = Math.min(present.SCALE_AT_1080 * window.innerHeight / 1080, (bottom - column.top) / tallest);
+      var view = present.presenterSize(window.innerWidth, window.innerHeight, 1);
+      var scale = Math.min(view.scale, (bottom - column.top) / view.height);
       var size = { width: Math.floor(column.width / scale), height: Math.floor((bottom - column.top) / scale) };
       plot.style.setProperty("--rope-viz-deck-scale", String(scale));
       plot.dataset.scale = String(scale);
-      var was = fitted.get(plot) || {
-        own: { width: plot.layout.width || null, height: plot.layout.height || null },
-        size: null, undo: null, done: Promise.resolve()
-      };
+      var was = fitted.get(plot) || { size: null, laid: null, done: Promise.resolve() };
       if (was.size && was.size.width === size.width && was.size.height === size.height) { return was.done; }
-      var now = { own: was.own, size: size, undo: null };
+      var now = { size: size, laid: null };
       fitted.set(plot, now);
       /* From the figure's own layout at the new width (the page's layout, but for its width: a plot first
          drawn on a slide is as wide as the slide, and its legends take fewer rows there). */
       now.done = was.done.then(function () {
         plot.style.width = size.width + "px";
-        return was.undo ? present.putBack(plot, was.own, was.undo) : Plotly.Plots.resize(plot);
+        return was.laid ? present.putBack(plot, was.laid) : Plotly.Plots.resize(plot);
       }).then(function () {
         plot.style.height = size.height + "px";
-        var laid = present.layOutAt(plot, size);
-        now.undo = laid.undo;
-        return laid.done;
+        now.laid = present.layOutAt(plot, size);
+        return now.laid.done;
       });
       return now.done;
     }

@@ -194,15 +194,19 @@
 
   /* Lay `plot` out at `size` ({width, height}, in the plot's own px) as the presenter view does: the gaps
      between its subplots keep their height in px (paperMap), and axes held to another's scale show the
-     figure's own ranges whole. Gives `undo`, the changes that put the layout back (with its own size), at
-     once, and `done`, a promise that settles once the plot is laid out. */
+     figure's own ranges whole. Gives at once `own` (its own size) and `undo`, which put the layout back
+     (`putBack`), and `done`, a promise that settles once the plot is laid out. */
   function layOutAt(plot, size) {
+    var own = ownSize(plot);
     var full = window.RopeVizDirect.placement(plot);
     var domains = Object.keys(full.axes).filter(function (key) {
       return /^yaxis\d*$/.test(key) && !full.axes[key].overlaying;
     }).map(function (key) { return full.axes[key].domain; });
     var changes = placements(plot, paperMap(domains, full.plotHeight, size.height - (full.height - full.plotHeight)));
-    return { undo: changes.undo, done: relayOut(plot, { width: size.width, height: size.height }, changes.move, true) };
+    return {
+      own: own, undo: changes.undo,
+      done: relayOut(plot, { width: size.width, height: size.height }, changes.move, true)
+    };
   }
 
   /* Lay the plot out for the screen the figure now covers. */
@@ -321,6 +325,5 @@
   window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld };
   /* For the lecture deck, which lays its slides' plots out as this view does. */
   window.RopeVizPresent.layOutAt = layOutAt;
-  window.RopeVizPresent.putBack = function (plot, size, undo) { return relayOut(plot, size, undo); };
-  window.RopeVizPresent.SCALE_AT_1080 = SCALE_AT_1080;
+  window.RopeVizPresent.putBack = function (plot, laid) { return relayOut(plot, laid.own, laid.undo); };
 })();
