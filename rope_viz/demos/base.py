@@ -94,11 +94,20 @@ class Control:
         if self.log and value >= 1e4:
             exponent = math.log10(value)
             if abs(exponent - round(exponent)) < 1e-9:
-                text = "10" + str(round(exponent)).translate(_SUPERSCRIPTS)
+                text = "10" + superscript(round(exponent))
         return f"{text} {self.unit}".strip()
 
 
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def superscript(number: int) -> str:
+    """Return the whole number ``number`` in Unicode superscript digits (``11`` -> ``"¹¹"``).
+
+    For exponents in plain-text labels, which the direct drawing of a slider step can write (it does not
+    write Plotly's ``<sup>`` markup).
+    """
+    return str(int(number)).translate(_SUPERSCRIPTS)
 
 
 @dataclass

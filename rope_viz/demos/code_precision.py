@@ -5,15 +5,16 @@ position (log scale), with the positions or the angles held in float16, bfloat16
 (:func:`rope_viz.precision.worst_errors_by_position`). The dashed line is the rounding bound ``2^−ν·m·θᵢ``;
 the dotted horizontal line is ``θᵢ``, the turn between neighbouring tokens, which an error must stay well
 below for the pair to tell neighbours apart; the dotted vertical line is ``2^ν``, up to which every whole
-number is exact; the orange one is the format's largest number: float16's, 65,504, is on the axis, while those
-of bfloat16 and float32 (about 3.4·10³⁸) lie far beyond it, off the figure.
+number is exact (labelled with its value, ``2¹¹ = 2,048`` for float16); the orange one is the format's largest
+number: float16's, 65,504, is on the axis, while those of bfloat16 and float32 (about 3.4·10³⁸) lie far beyond
+it, off the figure.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, Scene, View
+from rope_viz.demos.base import Control, Demo, Scene, View, superscript
 from rope_viz.demos.extension_style import FONT_SIZE, PLAIN, reference_line
 from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq
@@ -116,7 +117,7 @@ class AnglePrecision(Demo):
             "hovertemplate": "m = %{x:,.0f}<br>bound %{y:.3g} rad<extra></extra>",
         }
         step = reference_line("θᵢ", "dot", axes=("x", "y"))
-        exact = reference_line("2^ν", "dot", axes=("x", "y"))
+        exact = reference_line("whole numbers exact up to 2^ν", "dot", axes=("x", "y"))
         overflow = reference_line("largest number of the format", "dot", axes=("x", "y"))
         overflow["line"] = {"color": OVERFLOW_COLOR, "width": 1.5, "dash": "dot"}
         return {"data": [error, bound, step, exact, overflow], "layout": layout}
@@ -165,7 +166,7 @@ class AnglePrecision(Demo):
                 {
                     "x": [limit, limit] if limit <= x_high else [],
                     "y": [y_low, y_high] if limit <= x_high else [],
-                    "text": ["", "2^ν"] if limit <= x_high else [],
+                    "text": ["", f"2{superscript(bits)} = {limit:,}"] if limit <= x_high else [],
                 },
                 {
                     "x": significant([overflow_x, overflow_x], 6),

@@ -342,7 +342,23 @@ def test_the_printed_deck_shows_every_figure_whole_and_comes_back_to_its_slide(b
     page, problems, _ = _open(open_page, fragment=f"#slide-{number}")
     _check_slide(page, number, built_site.html)
     assert wait_for_figures(page, settled=True) == len({slide.demo for slide in lecture.SLIDES})
-    _check_print(page, PAGE, "light", "A4")
+    found = _check_print(page, PAGE, "light", "A4")
+    # Every slide after the title is printed whole on one page: from its chapter line to its link.
+    ends = page.evaluate(
+        """() => [...document.querySelectorAll('.rope-viz-slide[id]:not(.rope-viz-title-slide)')].map(slide =>
+             [slide.id, slide.querySelector('.rope-viz-slide-chapter').textContent,
+              slide.querySelector('.rope-viz-slide-link').textContent])"""
+    )
+    assert len(ends) == COUNT - 1
+    cursor = 0
+    for slide, chapter_line, link in ends:
+        start = found.find(chapter_line, cursor)
+        assert start is not None, f"{slide}: its chapter line is not in the PDF"
+        end = found.find(link, start[1] + 1)
+        assert end is not None, f"{slide}: its link is not in the PDF after its chapter line"
+        first, last = found.words[start[0]].page, found.words[end[1]].page
+        assert first == last, f"{slide} is split between pages {first} and {last}"
+        cursor = end[1] + 1
     _check_slide(page, number, built_site.html)
     _check_slide_text(page, number)
     assert problems == []

@@ -175,8 +175,8 @@ def _move_a_slider(page) -> None:
     )
 
 
-def _check_print(page, chapter: str, color_scheme: str, paper: str) -> None:
-    """Print the page to PDF and check every figure on it (see the module's docstring)."""
+def _check_print(page, chapter: str, color_scheme: str, paper: str) -> WordIndex:
+    """Print the page to PDF and check every figure on it (see the module's docstring); return its words."""
     figures = page.evaluate(FIGURE_TEXTS)
     PRINT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name = f"{Path(chapter).stem}-{color_scheme}"
@@ -248,6 +248,7 @@ def _check_print(page, chapter: str, color_scheme: str, paper: str) -> None:
         for b, (page_b, box_b) in enumerate(placed[a + 1 :], start=a + 1):
             overlap = page_a == page_b and box_a.meets(box_b)
             assert not overlap, f"figures {a} and {b} of {chapter} overlap on page {page_a}"
+    return found
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

@@ -52,20 +52,28 @@
     deck.before(home);
     slidesOn(true);
     /* Printed, a plot drawn on a slide not shown (as wide as the slide) is laid out at the width of its box
-       in the page, as in its chapter, and one laid out for a slide keeps that layout, at the page's text
-       size: the figure script then scales both to the paper. Plotly draws a new width at once. After, they
-       take their own width again. */
+       in the page, as in its chapter, its axes held to another's scale showing the figure's own ranges whole
+       (Plotly kept them widened to the slide's shape), and one laid out for a slide keeps that layout, at the
+       page's text size: the figure script then scales both to the paper. Plotly draws a new layout at once.
+       After, they take their own width and ranges again. */
     var printed = [];
     window.addEventListener("beforeprint", function () {
       slidesOn(false);
       printed = Array.prototype.slice.call(deck.querySelectorAll(".rope-viz-plot")).filter(function (plot) {
         return plot.layout && !plot.layout.width && !fitted.has(plot) && plot.clientWidth > 0;
+      }).map(function (plot) {
+        Plotly.relayout(plot, { width: plot.clientWidth });
+        var ranges = window.RopeVizPresent.heldRanges(plot);
+        if (Object.keys(ranges.fit).length) { Plotly.relayout(plot, ranges.fit); }
+        return { plot: plot, undo: ranges.undo };
       });
-      printed.forEach(function (plot) { Plotly.relayout(plot, { width: plot.clientWidth }); });
     });
     window.addEventListener("afterprint", function () {
       slidesOn(true);
-      printed.forEach(function (plot) { Plotly.relayout(plot, { width: null }); });
+      printed.forEach(function (entry) {
+        entry.undo.width = null;
+        Plotly.relayout(entry.plot, entry.undo);
+      });
       printed = [];
     });
     deck.tabIndex = -1;

@@ -94,6 +94,22 @@
     return ranges;
   }
 
+  /* Plotly.relayout arguments that make the axes of `plot` held to another's scale show the figure's own
+     ranges whole at the plot's present shape (`fit`, from fitHeld), and those that put back the ranges they
+     have now (`undo`). */
+  function heldRanges(plot) {
+    var ranges = fitHeld(JSON.parse(plot.dataset.ownRanges || "{}"), window.RopeVizDirect.placement(plot).axes);
+    var fit = {};
+    var undo = {};
+    Object.keys(ranges).forEach(function (name) {
+      var axis = plot.layout[name] || {};
+      fit[name + ".range"] = ranges[name];
+      undo[name + ".range"] = axis.range ? axis.range.slice() : null;
+      undo[name + ".autorange"] = axis.autorange === undefined ? null : axis.autorange;
+    });
+    return { fit: fit, undo: undo };
+  }
+
   /* Plotly.update arguments that place the subplots, paper-anchored annotations and shapes, the legend and
      colour bars by `map`, and those that put back the figure's own values. */
   function placements(plot, map) {
@@ -183,9 +199,7 @@
     }
     /* With `fit`, axes held to another's scale show the figure's own ranges whole at the new shape. */
     function fitRanges() {
-      var ranges = fitHeld(JSON.parse(plot.dataset.ownRanges || "{}"), window.RopeVizDirect.placement(plot).axes);
-      var layout = {};
-      Object.keys(ranges).forEach(function (name) { layout[name + ".range"] = ranges[name]; });
+      var layout = heldRanges(plot).fit;
       return Object.keys(layout).length ? Plotly.relayout(plot, layout) : null;
     }
     return Plotly.relayout(plot, size).then(place).then(place).then(fit ? fitRanges : null)
@@ -322,7 +336,7 @@
 
   if (figures && figures.extend && Plotly) { figures.extend(addButton); }
   /* Pure helpers, unit-tested on their own (tests/js/). */
-  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld };
+  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld, heldRanges: heldRanges };
   /* For the lecture deck, which lays its slides' plots out as this view does. */
   window.RopeVizPresent.layOutAt = layOutAt;
   window.RopeVizPresent.putBack = function (plot, laid) { return relayOut(plot, laid.own, laid.undo); };
