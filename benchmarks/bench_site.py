@@ -125,9 +125,13 @@ PRESS_INTERVAL_MS = 600
 
 
 def press_steps(page, slider, presses: int) -> None:
-    """Step a focused slider with trusted arrow-key presses, 600 ms apart (back down at its top)."""
+    """Step a focused slider with trusted arrow-key presses, 600 ms apart (back down at its top).
+
+    The first press also comes 600 ms after the slider is scrolled into view and focused: pressed at once, its
+    frame painted the scroll and the focus ring too (on the bare control as on the figures' sliders)."""
     slider.scroll_into_view_if_needed()
     slider.focus()
+    page.wait_for_timeout(PRESS_INTERVAL_MS)
     for _ in range(presses):
         value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
         page.keyboard.press("ArrowRight" if value < maximum else "ArrowLeft")
@@ -135,8 +139,10 @@ def press_steps(page, slider, presses: int) -> None:
 
 
 def click_steps(page, slider, clicks: int) -> None:
-    """Click a slider's track at ``clicks`` places in turn (trusted mouse input), 600 ms apart."""
+    """Click a slider's track at ``clicks`` places in turn (trusted mouse input), 600 ms apart (the first
+    600 ms after the slider is scrolled into view)."""
     slider.scroll_into_view_if_needed()
+    page.wait_for_timeout(PRESS_INTERVAL_MS)
     box = slider.bounding_box()
     y = box["y"] + box["height"] / 2
     for k in range(clicks):

@@ -847,6 +847,9 @@
       };
     }
 
+    // The image of heatmap cells last painted on each canvas layer, written again at the next step.
+    var cellImages = new WeakMap();
+
     function planHeatmap(full, update, index, group) {
       if (!onlyKeys(update, HEATMAP_KEYS) || !axesFixed(full, update) || full.zsmooth || full.transpose) {
         return null;
@@ -930,11 +933,19 @@
       var box = { x: left, y: top, width: width, height: height };
       return [function () {
         var drawing = canvases.context("heatmap " + index, group, null, box, covered);
-        // Written pixel by pixel into one image: a fillRect per cell costs several microseconds each.
+        // Written pixel by pixel into one image, kept from step to step: a fillRect per cell costs several
+        // microseconds each. A row of cells is written on its first line of pixels, which is then copied
+        // to the row's other lines.
         var canvas = drawing.canvas;
         var ratio = canvas.width / box.width;
-        var image = drawing.createImageData(canvas.width, canvas.height);
+        var image = cellImages.get(canvas);
+        if (!image || image.width !== canvas.width || image.height !== canvas.height) {
+          image = drawing.createImageData(canvas.width, canvas.height);
+          cellImages.set(canvas, image);
+        }
         var words = new Uint32Array(image.data.buffer);
+        var width = canvas.width;
+        words.fill(0);
         function device(pixel, size) { return Math.min(size, Math.max(0, Math.round(pixel * ratio))); }
         for (var row = 0; row < rows; row++) {
           // As Plotly: whole-pixel bricks, the gap taken from their far side.
@@ -942,16 +953,17 @@
           var y1 = Math.round(Math.max(yEdges[row], yEdges[row + 1])) - Math.ceil(yGap / 2);
           var rowStart = device(y0, canvas.height);
           var rowEnd = device(y1, canvas.height);
+          if (rowEnd <= rowStart) { continue; }
+          var first = rowStart * width;
           for (var column = 0; column < columns; column++) {
             var word = pixelWord(scale(z[row][column]));
             if (word === 0) { continue; }
             var x0 = Math.round(Math.min(xEdges[column], xEdges[column + 1])) + Math.floor(xGap / 2);
             var x1 = Math.round(Math.max(xEdges[column], xEdges[column + 1])) - Math.ceil(xGap / 2);
-            var start = device(x0, canvas.width);
-            var end = device(x1, canvas.width);
-            for (var line = rowStart; line < rowEnd; line++) {
-              words.fill(word, line * canvas.width + start, line * canvas.width + end);
-            }
+            words.fill(word, first + device(x0, width), first + device(x1, width));
+          }
+          for (var line = rowStart + 1; line < rowEnd; line++) {
+            words.copyWithin(line * width, first, first + width);
           }
         }
         drawing.putImageData(image, 0, 0);
