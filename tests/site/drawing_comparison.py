@@ -8,7 +8,7 @@ feature), so that both hold the direct drawing to the same measure.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,70 @@ figure => [...figure.querySelectorAll('foreignObject.rope-viz-canvas')]
   .filter(node => getComputedStyle(node).visibility !== 'hidden').length
 """
 
+#: The words of a figure's plot that show: every SVG text with words, not hidden, inside the plot (its centre,
+#: width and height in px from the plot's top left), and the boxes of the canvas layers shown.
+SHOWN_TEXTS = """
+figure => {
+  const plot = figure.querySelector('.rope-viz-plot');
+  const origin = plot.getBoundingClientRect();
+  const relative = rect =>
+    ({x: rect.x - origin.x, y: rect.y - origin.y, width: rect.width, height: rect.height});
+  const shown = element => {
+    for (let node = element; node && node !== plot; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      const hidden = style.display === 'none' || style.visibility === 'hidden';
+      if (hidden || Number(style.opacity) === 0) return false;
+    }
+    return true;
+  };
+  const texts = [...plot.querySelectorAll('svg text')]
+    .filter(text => text.textContent.trim() && shown(text))
+    .map(text => ({text: text.textContent.trim(), ...relative(text.getBoundingClientRect())}))
+    .map(box => ({text: box.text, x: box.x + box.width / 2, y: box.y + box.height / 2,
+                  width: box.width, height: box.height}))
+    .filter(box => box.width > 0 && box.x >= 0 && box.y >= 0)
+    .filter(box => box.x <= origin.width && box.y <= origin.height);
+  const canvases = [...plot.querySelectorAll('foreignObject.rope-viz-canvas')]
+    .filter(node => getComputedStyle(node).visibility !== 'hidden')
+    .map(node => relative(node.getBoundingClientRect()));
+  return {texts, canvases};
+}
+"""
+
+#: How far (px) the centre of a word may lie from where Plotly puts it.
+TEXT_SLACK_PX = 3
+
+
+def text_differences(direct: dict, plotly: dict) -> tuple[list[str], list[str]]:
+    """Words that Plotly's drawing shows and the direct drawing does not (missing), and the other way round
+    (extra), each with its place; a word of Plotly's that lies on a canvas layer of the direct drawing is
+    painted there, not missing. ``direct`` and ``plotly`` come from :data:`SHOWN_TEXTS`."""
+
+    def near(word: dict, others: list[dict]) -> bool:
+        return any(
+            other["text"] == word["text"]
+            and abs(other["x"] - word["x"]) <= TEXT_SLACK_PX
+            and abs(other["y"] - word["y"]) <= TEXT_SLACK_PX
+            for other in others
+        )
+
+    def on_canvas(word: dict) -> bool:
+        return any(
+            box["x"] <= word["x"] <= box["x"] + box["width"]
+            and box["y"] <= word["y"] <= box["y"] + box["height"]
+            for box in direct["canvases"]
+        )
+
+    def named(word: dict) -> str:
+        return f"{word['text']!r} at ({word['x']:.0f}, {word['y']:.0f})"
+
+    missing = [
+        named(word) for word in plotly["texts"] if not near(word, direct["texts"]) and not on_canvas(word)
+    ]
+    extra = [named(word) for word in direct["texts"] if not near(word, plotly["texts"])]
+    return missing, extra
+
+
 #: After Plotly's drawing, before its screenshot: time for chromium to paint it.
 PAINT_WAIT_MS = 150
 
@@ -75,6 +139,9 @@ class ComparedStep:
         Share of the pixels that differ between the two drawings; None for a step Plotly drew itself.
     direct, plotly : bytes or None
         The two screenshots of the plot (None for a step Plotly drew itself).
+    missing, extra : list of str
+        Words Plotly's drawing shows that the direct drawing does not, and the other way round (see
+        :func:`text_differences`); a missing label is too few pixels to fail the share.
 
     """
 
@@ -83,6 +150,8 @@ class ComparedStep:
     share: float | None
     direct: bytes | None
     plotly: bytes | None
+    missing: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
 
 
 def compare_step(
@@ -102,6 +171,7 @@ def compare_step(
     if path != "direct":
         return ComparedStep(path, canvases, None, None, None)
     drawn_directly = plot.screenshot()
+    texts_drawn_directly = figure.evaluate(SHOWN_TEXTS)
     assert figure.get_attribute("data-committed") != figure.get_attribute("data-state"), (
         f"{where}: Plotly drew the step before it was held back"
     )
@@ -113,7 +183,8 @@ def compare_step(
     assert figure.evaluate(SHOWN_CANVASES) == 0, f"{where}: a canvas layer stayed over Plotly's drawing"
     drawn_by_plotly = plot.screenshot()
     share = differing_share(drawn_directly, drawn_by_plotly)
-    return ComparedStep(path, canvases, share, drawn_directly, drawn_by_plotly)
+    missing, extra = text_differences(texts_drawn_directly, figure.evaluate(SHOWN_TEXTS))
+    return ComparedStep(path, canvases, share, drawn_directly, drawn_by_plotly, missing, extra)
 
 
 def keep_drawings(step: ComparedStep, folder: Path, stem: str) -> None:

@@ -1,7 +1,8 @@
 """One small demo per feature of the site's direct drawing (``rope-viz-direct.js``), for fixture pages.
 
 Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, line
-colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels, bars,
+colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels,
+labels drawn over the axes' edges that leave the ranges and come back, bars,
 heatmap cells and their numbers, a colour bar whose range moves: setting the figure's margin, in a fixed
 margin, under a wide title; a linear or a log axis whose range moves, a zero line that comes and goes, an
 autoranged axis, shapes, annotations, a trace that is empty in some states) with a slider or two of a few
@@ -120,6 +121,28 @@ class PointLabels(Demo):
         ys = [round(0.5 * math.sin(k + shift), 4) for k in range(4)]
         texts = [f"p{k} +{int(shift)}" for k in range(4)]
         return View(traces=[{"x": xs, "y": ys, "text": texts}], readout=f"shift {shift}")
+
+
+class LabelsOverTheEdges(Demo):
+    """Markers and labels drawn over the axes' edges (``cliponaxis: False``), whose points move out of the
+    axes' ranges and back: Plotly hides a point outside the ranges, and shows it again when it comes back."""
+
+    title = "Labels over the edges"
+    controls = (_steps("move", 5),)
+
+    def base_figure(self) -> dict:
+        edge = {"type": "scatter", "mode": "markers+text", "textposition": "top right", "cliponaxis": False}
+        clipped = {"type": "scatter", "mode": "lines+text", "textposition": "top right"}
+        return {"data": [edge, clipped], "layout": _axes()}
+
+    def view(self, move: float) -> View:
+        # Move 0 puts the points far outside both ranges, 1 just outside, 2 to 4 inside (4 on the edges).
+        x_by_move = [1e6, 10.5, 9.0, 5.0, 10.0]
+        y_by_move = [-50.0, 2.2, 1.5, 0.0, 2.0]
+        x, y = x_by_move[int(move)], y_by_move[int(move)]
+        edge = {"x": [1, x], "y": [1, y], "text": ["", f"max {int(move)}"]}
+        clipped = {"x": [0, x], "y": [-1, -y], "text": ["", f"line {int(move)}"]}
+        return View(traces=[edge, clipped], readout=f"move {move}")
 
 
 class Bars(Demo):
@@ -388,6 +411,7 @@ FEATURES: tuple[type[Demo], ...] = (
     ColouredMarkers,
     MarkerCloud,
     PointLabels,
+    LabelsOverTheEdges,
     Bars,
     HeatmapCells,
     ColourBarRange,

@@ -106,6 +106,10 @@ def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]
             assert step.share <= MAX_DIFFERING_PIXELS, (
                 f"{where}: {step.share:.2%} of the pixels differ from Plotly's drawing"
             )
+            assert not step.missing and not step.extra, (
+                f"{where}: words of Plotly's drawing not drawn directly {step.missing}, "
+                f"drawn directly and not by Plotly {step.extra}"
+            )
 
 
 def _check_heights_stay(page, relative: str, tally: dict[str, list[str]]) -> None:

@@ -108,6 +108,8 @@ def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_sit
                     stem = f"{feature.__name__}-slider{slider_index}-{value}"
                     keep_drawings(step, ARTIFACTS / "drawing-features", stem)
                     differing.append(f"{where}: {step.share:.2%}")
+                if step.missing or step.extra:
+                    differing.append(f"{where}: words missing {step.missing}, extra {step.extra}")
         assert not differing, f"{feature.__name__}: pixels differ from Plotly's drawing at {differing}"
         assert by_plotly <= visited, f"{feature.__name__}: steps never visited: {sorted(by_plotly - visited)}"
         assert problems == [], problems
@@ -147,6 +149,7 @@ def test_a_plot_follows_its_box_and_the_next_step_matches_plotly(browser, featur
         step = compare_step(page, 0, 0, None, "MovingLinearAxis after its box narrowed")
         assert step.path == "direct"
         assert step.share <= MAX_DIFFERING_PIXELS, f"{step.share:.2%} of the pixels differ from Plotly's"
+        assert not step.missing and not step.extra, (step.missing, step.extra)
         assert problems == [], problems
     finally:
         context.close()

@@ -20,7 +20,9 @@
  * plotly.js named by TESTED_PLOTLY_VERSION in rope-viz-figures.js:
  *   - gd._fullLayout: per axis (xaxis, yaxis2, ...) _id, _length, _offset, range, type, autorange, showgrid,
  *     gridcolor, gridwidth, zeroline, zerolinecolor, zerolinewidth, showticklabels, ticks; showlegend; shapes and annotations (type, xref, yref, x0..y1, x, y); width,
- *     margin (l, r, t, b, autoexpand) and _size (l, w);
+ *     margin (l, r, t, b, autoexpand) and _size (l, w); _plots[<x id><y id>].layerClipId (set when the subplot
+ *     holds a cliponaxis: false trace: Plotly then hides markers and labels outside the ranges with the
+ *     display attribute);
  *   - gd._fullData: per trace type, visible, showlegend, xaxis, yaxis, uid, cliponaxis, marker, mode, fill,
  *     line, x0, dx, y0, dy; colorbar (orientation, x, xanchor, xref, yref, xpad, thickness, thicknessmode,
  *     outlinewidth, borderwidth, bgcolor, tickmode, ticklabelposition, title.side);
@@ -77,6 +79,15 @@
   function setAttribute(element, name, value) {
     value = String(value);
     if (element.getAttribute(name) !== value) { element.setAttribute(name, value); }
+  }
+
+  /* Set attribute `name`, or remove it if `value` is null; only if that changes it. */
+  function setOrRemove(element, name, value) {
+    if (value === null) {
+      if (element.hasAttribute(name)) { element.removeAttribute(name); }
+    } else {
+      setAttribute(element, name, value);
+    }
   }
 
   function setStyle(element, property, value) {
@@ -466,12 +477,22 @@
       });
     }
 
-    /* Plotly hides markers and labels whose point lies outside the axes (cliponaxis). */
+    /* Whether a point (in px of its subplot) lies within the ranges of its axes. */
     function inside(full, point) {
-      if (full.cliponaxis === false) { return true; }
       var xaxis = axisOf(plot, full.xaxis);
       var yaxis = axisOf(plot, full.yaxis);
-      return point[0] >= 0 && point[0] <= xaxis._length && point[1] >= 0 && point[1] <= yaxis._length;
+      var slack = 1e-6;
+      return point[0] >= -slack && point[0] <= xaxis._length + slack &&
+        point[1] >= -slack && point[1] <= yaxis._length + slack;
+    }
+
+    /* The `display` attribute Plotly gives a marker or a label's group: in a subplot that holds a trace
+       drawn over its axes' edges (cliponaxis: false) the plot area is not clipped, and Plotly hides every
+       marker and label whose point lies outside the axes' ranges ("none"); in any other subplot the clip
+       cuts them and Plotly sets nothing (null). */
+    function displayOf(full, point) {
+      var subplot = plot._fullLayout._plots[full.xaxis + full.yaxis];
+      return subplot && subplot.layerClipId && !inside(full, point) ? "none" : null;
     }
 
     /* An axis that Plotly autoranges may move when the data it spans change; then Plotly must redraw. */
@@ -615,7 +636,7 @@
             transform += " rotate(" + round2(angles[n] - drawnAngles[n]) + ")";
           }
           setAttribute(element, "transform", transform);
-          setStyle(element, "display", inside(full, point) ? "" : "none");
+          setOrRemove(element, "display", displayOf(full, point));
           if (sizes) {
             setAttribute(element, "d", circlePath(Array.isArray(sizes) ? sizes[n] : sizes));
           }
@@ -709,7 +730,7 @@
           }
           setAttribute(element, "x", round2(point[0] + offset[0]));
           setAttribute(element, "y", round2(point[1] + offset[1]));
-          setStyle(element.parentNode, "display", inside(full, point) ? "" : "none");
+          setOrRemove(element.parentNode, "display", displayOf(full, point));
           if (element.getAttribute("data-unformatted") !== labelText(labels[n])) {
             element.textContent = labelText(labels[n]);
             element.setAttribute("data-unformatted", labelText(labels[n]));
