@@ -254,7 +254,7 @@ def _slide(number: int, slide: Slide, figure_id: str, figure: str, href: str) ->
     where = f"In the chapter: {slide.chapter.title}, “{slide.section}”"
     return (
         f'<section class="rope-viz-slide" id="slide-{number}" aria-labelledby="slide-{number}-title" '
-        f'data-figure="{figure_id}" data-scene="{slide.scene_index()}">'
+        f'data-figure="{figure_id}" data-scene="{slide.scene_index()}" data-print-unit="true">'
         f'<p class="rope-viz-slide-chapter">{html.escape(_chapter_line(slide.chapter))}</p>'
         f'<h2 id="slide-{number}-title">{html.escape(slide.demo.title)}</h2>'
         f'<div class="rope-viz-slide-figure">{figure}</div><div class="rope-viz-slide-plot-area"></div>'

@@ -43,22 +43,31 @@ figure => [...figure.querySelectorAll('foreignObject.rope-viz-canvas')]
   .filter(node => getComputedStyle(node).visibility !== 'hidden').length
 """
 
+#: A page-script function ``(element, plot) => bool``: whether an element of a plot shows (neither it nor an
+#: ancestor up to the plot out of display, hidden or fully transparent).
+SHOWN_IN_PLOT = """
+(element, plot) => {
+  for (let node = element; node && node !== plot; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    const hidden = style.display === 'none' || style.visibility === 'hidden';
+    if (hidden || Number(style.opacity) === 0) return false;
+  }
+  return true;
+}
+""".strip()
+
 #: The words of a figure's plot that show: every SVG text with words, not hidden, inside the plot (its centre,
 #: width and height in px from the plot's top left), and the boxes of the canvas layers shown.
-SHOWN_TEXTS = """
+SHOWN_TEXTS = (
+    """
 figure => {
   const plot = figure.querySelector('.rope-viz-plot');
   const origin = plot.getBoundingClientRect();
   const relative = rect =>
     ({x: rect.x - origin.x, y: rect.y - origin.y, width: rect.width, height: rect.height});
-  const shown = element => {
-    for (let node = element; node && node !== plot; node = node.parentElement) {
-      const style = getComputedStyle(node);
-      const hidden = style.display === 'none' || style.visibility === 'hidden';
-      if (hidden || Number(style.opacity) === 0) return false;
-    }
-    return true;
-  };
+  const shown = element => ("""
+    + SHOWN_IN_PLOT
+    + """)(element, plot);
   const texts = [...plot.querySelectorAll('svg text')]
     .filter(text => text.textContent.trim() && shown(text))
     .map(text => ({text: text.textContent.trim(), ...relative(text.getBoundingClientRect())}))
@@ -72,6 +81,7 @@ figure => {
   return {texts, canvases};
 }
 """
+)
 
 #: How far (px) the centre of a word may lie from where Plotly puts it.
 TEXT_SLACK_PX = 3

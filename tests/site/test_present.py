@@ -18,7 +18,7 @@ import json
 import pytest
 
 from tests.site.conftest import ARTIFACTS, ROOT, wait_for_figures
-from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, PAINT_WAIT_MS, differing_share
+from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, PAINT_WAIT_MS, SHOWN_IN_PLOT, differing_share
 from tests.site.test_url_state import FIGURE_KEYS
 
 pytestmark = pytest.mark.browser
@@ -57,18 +57,14 @@ figure => {
 #: path of a subplot (a label drawn in data units that its axes leave no room for), and pairs of lines that
 #: overlap (by more than 2 px across and a third of the lower one's height: the boxes of neighbouring lines
 #: and labels touch without their glyphs meeting).
-TEXT_LAYOUT = """
+TEXT_LAYOUT = (
+    """
 figure => {
   const plot = figure.querySelector('.rope-viz-plot');
   const box = plot.getBoundingClientRect();
-  const shown = text => {
-    for (let node = text; node && node !== plot; node = node.parentElement) {
-      const style = getComputedStyle(node);
-      const hidden = style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0;
-      if (hidden) return false;
-    }
-    return text.textContent.trim() !== '';
-  };
+  const shown = text => text.textContent.trim() !== '' && ("""
+    + SHOWN_IN_PLOT
+    + """)(text, plot);
   const lines = [...plot.querySelectorAll('svg text')].filter(shown).flatMap(text => {
     const parts = [...text.querySelectorAll('tspan.line')].filter(line => line.textContent.trim());
     const kind = text.getAttribute('class') || text.parentElement.getAttribute('class');
@@ -111,6 +107,7 @@ figure => {
   return {outside, overlapping, clipped};
 }
 """
+)
 
 #: The presented figure: does it cover the window, is any of its controls cut or over the plot?
 COVERAGE = """

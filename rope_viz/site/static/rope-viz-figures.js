@@ -668,15 +668,15 @@
     }
     /* Printing (rope-viz-print.css): the paper is light whatever the reader's mode (the observer redraws the
        plots), and each plot is scaled to fit the printable width of A4 (570 px) and to leave the text of its
-       figure (about as tall as on screen) room on a Letter page (900 px); on a slide of the lecture deck,
-       which starts a page, the text of the whole slide. */
+       figure (about as tall as on screen) room on a Letter page (900 px); in a block printed whole on a page
+       of its own (data-print-unit, a slide of the lecture deck), the text of the whole block. */
     var html = document.documentElement;
     var wasDark = false;
     window.addEventListener("beforeprint", function () {
       wasDark = html.dataset.theme === "dark";
       if (wasDark) { html.dataset.theme = "light"; }
       drawnPlots.forEach(function (plot) {
-        var text = (plot.closest(".rope-viz-slide") || plot.parentNode).offsetHeight - plot.offsetHeight;
+        var text = (plot.closest("[data-print-unit]") || plot.parentNode).offsetHeight - plot.offsetHeight;
         var zoom = Math.min(1, 570 / plot.offsetWidth, (900 - text) / plot.offsetHeight);
         plot.style.setProperty("--rope-viz-print-zoom", String(zoom));
       });

@@ -336,8 +336,9 @@
 
   if (figures && figures.extend && Plotly) { figures.extend(addButton); }
   /* Pure helpers, unit-tested on their own (tests/js/). */
-  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld, heldRanges: heldRanges };
+  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld };
   /* For the lecture deck, which lays its slides' plots out as this view does. */
   window.RopeVizPresent.layOutAt = layOutAt;
+  window.RopeVizPresent.heldRanges = heldRanges;
   window.RopeVizPresent.putBack = function (plot, laid) { return relayOut(plot, laid.own, laid.undo); };
 })();
