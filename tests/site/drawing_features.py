@@ -2,11 +2,11 @@
 
 Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, line
 colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels,
-labels drawn over the axes' edges that leave the ranges and come back, bars,
-heatmap cells and their numbers, a colour bar whose range moves: setting the figure's margin, in a fixed
-margin, under a wide title; a linear or a log axis whose range moves, a zero line that comes and goes, an
-autoranged axis, shapes, annotations, a trace that is empty in some states) with a slider or two of a few
-steps.
+labels drawn over the axes' edges that leave the ranges and come back, bars, heatmap cells and their numbers,
+a colour bar whose range moves: setting the figure's margin, in a fixed margin, under a wide title; a linear
+or a log axis whose range moves, a zero line that comes and goes, an autoranged axis, axis titles beside tick
+labels that get wider and narrower, shapes, annotations, a trace that is empty in some states) with a slider
+or two of a few steps.
 ``tests/site/test_drawing_features.py`` writes each on a page of its own and compares, at every step of every
 slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel; the steps
 :data:`DRAWN_BY_PLOTLY` names must be left to Plotly instead. The values are made up: these figures test the
@@ -318,6 +318,44 @@ class AutorangedAxis(Demo):
         return View(traces=[{"x": xs, "y": ys}], readout=f"height {height}")
 
 
+class TitlesBesideTickLabels(Demo):
+    """Two y axes whose tick labels get wider and narrower: Plotly keeps the left axis's title, which has a
+    standoff, that far from the labels' outer edge, and pushes the right axis's title, which has none, clear
+    of the labels it would overlap."""
+
+    title = "Axis titles beside tick labels"
+    controls = (_steps("scale", 5),)
+
+    def base_figure(self) -> dict:
+        left = {"type": "scatter", "mode": "lines"}
+        right = {"type": "scatter", "mode": "lines", "yaxis": "y2"}
+        layout = {
+            **LAYOUT,
+            "margin": {"l": 90, "r": 90, "t": 30, "b": 50},
+            "xaxis": {"title": {"text": "x"}, "range": [0, 10]},
+            "yaxis": {"title": {"text": "left, standoff", "standoff": 3}, "range": [-1, 1]},
+            # Large labels: the wide ones overlap the right title's own place, the narrow ones do not.
+            "yaxis2": {
+                "title": {"text": "right, without a standoff"},
+                "tickfont": {"size": 20},
+                "overlaying": "y",
+                "side": "right",
+                "range": [-1, 1],
+            },
+        }
+        return {"data": [left, right], "layout": layout}
+
+    def view(self, scale: float) -> View:
+        # Labels from "−1" to "−100k" wide and back, by uneven steps.
+        top = [1, 1000, 10, 100_000, 0.5][int(scale)]
+        xs = list(range(11))
+        ys = [round(top * math.sin(k / 2), 6) for k in range(11)]
+        layout = {"yaxis.range": [-top, top], "yaxis2.range": [-2 * top, 2 * top]}
+        return View(
+            traces=[{"x": xs, "y": ys}, {"x": xs, "y": [-y for y in ys]}], layout=layout, readout=f"top {top}"
+        )
+
+
 class ShapesAndAnnotations(Demo):
     """A rectangle and a line shape that move, an annotation whose text and place follow two sliders, and a
     title on the paper whose text follows one; both annotations are centred by Plotly's default anchor."""
@@ -421,6 +459,7 @@ FEATURES: tuple[type[Demo], ...] = (
     ZeroLine,
     LogAxis,
     AutorangedAxis,
+    TitlesBesideTickLabels,
     ShapesAndAnnotations,
     SometimesEmpty,
 )

@@ -16,7 +16,14 @@ from pathlib import Path
 import pytest
 
 from tests.site.conftest import ARTIFACTS, settle_figures, wait_for_figures, wait_for_math
-from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step, keep_drawings
+from tests.site.drawing_comparison import (
+    MAX_DIFFERING_PIXELS,
+    PAINT_WAIT_MS,
+    SHOWN_TEXTS,
+    compare_step,
+    keep_drawings,
+    text_differences,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -40,25 +47,49 @@ def test_site_has_pages(built_site):
 #: The viewport height of the visit (the pixel comparison was measured with it).
 VIEWPORT_HEIGHT = 1500
 
-SWEEP_HEIGHTS = """
-async ([figureIndex, sliderIndex]) => {
+#: Move slider ``sliderIndex`` of figure ``figureIndex`` through every value and back to where it was. Each
+#: step records the figure's height and how it was drawn. With ``compareWords``, a step drawn directly also
+#: records the words shown, then hands the state to Plotly and records the words of Plotly's drawing (the next
+#: step starts from it: after a state in which Plotly drew a trace with no data, the step may be Plotly's).
+SWEEP = (
+    """
+async ([figureIndex, sliderIndex, compareWords]) => {
   const figure = document.querySelectorAll('figure.rope-viz-demo')[figureIndex];
   const input = figure.querySelectorAll('input[type=range]')[sliderIndex];
+  const shownTexts = """
+    + SHOWN_TEXTS.strip()
+    + """;
   const start = input.value;
   const heights = [];
   const redrawn = [];
+  const words = [];
   const values = [...Array(Number(input.max) + 1).keys()].concat([Number(start)]);
   for (const value of values) {
     const rendered = new Promise(resolve =>
       figure.addEventListener('rope-viz:rendered', event => resolve(event.detail.path), {once: true}));
     input.value = String(value);
     input.dispatchEvent(new Event('input', {bubbles: true}));
-    if (await rendered !== 'direct') { redrawn.push(value); }
+    const path = await rendered;
     heights.push(figure.getBoundingClientRect().height);
+    if (path !== 'direct') { redrawn.push(value); continue; }
+    if (!compareWords) { continue; }
+    // Each drawing once painted: right after a step, chromium may still report a text's box as it was.
+    const painted = () => new Promise(resolve => setTimeout(resolve, """
+    + str(PAINT_WAIT_MS)
+    + """));
+    await painted();
+    const direct = shownTexts(figure);
+    const committed = new Promise(resolve =>
+      figure.addEventListener('rope-viz:committed', () => resolve(), {once: true}));
+    figure.dispatchEvent(new CustomEvent('rope-viz:commit'));
+    await committed;
+    await painted();
+    words.push({value, direct, plotly: shownTexts(figure)});
   }
-  return {heights, redrawn};
+  return {heights, redrawn, words};
 }
 """
+)
 
 
 def _check_loads_cleanly(page, relative: str, problems: list[str], blocked: list[str]) -> dict:
@@ -112,19 +143,27 @@ def _check_steps_drawn_directly(page, relative: str, tally: dict[str, list[str]]
             )
 
 
-def _check_heights_stay(page, relative: str, tally: dict[str, list[str]]) -> None:
-    """No slider value changes the height of its figure (the readout keeps room for its longest text), so
-    the page below never jumps while a reader drags. The sweep over every value of each slider also tallies
-    the steps that Plotly drew instead of the direct drawing ("redrawn in a sweep")."""
+def _check_sweeps(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """Every value of every slider, one after another: no value changes the height of its figure (the
+    readout keeps room for its longest text), so the page below never jumps while a reader drags, and Plotly
+    draws none of the steps ("redrawn in a sweep" tallies those it does). A second sweep hands each step to
+    Plotly: every step drawn directly showed the words of Plotly's drawing of the same state in the same
+    places (tick labels, axis titles moved beside them, annotations)."""
     for figure_index in range(page.locator("figure.rope-viz-demo").count()):
         figure = page.locator("figure.rope-viz-demo").nth(figure_index)
         figure.scroll_into_view_if_needed()
         for slider_index in range(figure.locator("input[type=range]").count()):
             where = f"{relative} figure {figure_index} slider {slider_index}"
-            sweep = page.evaluate(SWEEP_HEIGHTS, [figure_index, slider_index])
+            sweep = page.evaluate(SWEEP, [figure_index, slider_index, False])
             tally["redrawn in a sweep"] += [f"{where} at {value}" for value in sweep["redrawn"]]
             heights = sweep["heights"]
             assert max(heights) - min(heights) < 0.5, f"{where}: heights {sorted(set(heights))}"
+            for step in page.evaluate(SWEEP, [figure_index, slider_index, True])["words"]:
+                missing, extra = text_differences(step["direct"], step["plotly"])
+                assert not missing and not extra, (
+                    f"{where} at {step['value']}: words of Plotly's drawing not drawn directly {missing}, "
+                    f"drawn directly and not by Plotly {extra}"
+                )
 
 
 #: Longer than a reader's pause between two key presses of a lecture: no Plotly redraw may come after it.
@@ -332,7 +371,7 @@ def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None
 #: page, its path in the site and the tally of the steps drawn directly, redrawn by Plotly and on a canvas.
 CHAPTER_CHECKS = (
     ("steps drawn directly match Plotly's drawing", _check_steps_drawn_directly),
-    ("figures keep their height while a slider moves", _check_heights_stay),
+    ("every value of every slider: same height, the words Plotly draws", _check_sweeps),
     ("every slider of every figure changes the plot", _check_every_slider_changes_the_plot),
     ("arrow keys step, Home and End reach the ends, Tab goes from control to control", _check_keyboard),
     ("every scene button sets the sliders, draws the scene and shows its caption", _check_scenes),

@@ -19,7 +19,8 @@
  * handed; tests/test_plotly_fence.py checks that no other script reads an internal). It relies on, in the
  * plotly.js named by TESTED_PLOTLY_VERSION in rope-viz-figures.js:
  *   - gd._fullLayout: per axis (xaxis, yaxis2, ...) _id, _length, _offset, range, type, autorange, showgrid,
- *     gridcolor, gridwidth, zeroline, zerolinecolor, zerolinewidth, showticklabels, ticks; showlegend; shapes and annotations (type, xref, yref, x0..y1, x, y); width,
+ *     gridcolor, gridwidth, zeroline, zerolinecolor, zerolinewidth, showticklabels, ticks, side, title (its standoff
+ *     set or not); showlegend; shapes and annotations (type, xref, yref, x0..y1, x, y); width, _reservedMargin,
  *     margin (l, r, t, b, autoexpand) and _size (l, w); _plots[<x id><y id>].layerClipId (set when the subplot
  *     holds a cliponaxis: false trace: Plotly then hides markers and labels outside the ranges with the
  *     display attribute);
@@ -35,7 +36,9 @@
  *     g.cbaxis g.*tick and rect.cbbg,
  *     g.<axis id>tick, path.<axis id>grid, path.<axis id>tick, path.<axis id>zl, g.legend g.traces with
  *     g.legendlines path.js-line and path.scatterpts,
- *     g.shapelayer path[data-index], g.annotation[data-index] with g.cursor-pointer and text.annotation-text;
+ *     g.shapelayer path[data-index], g.annotation[data-index] with g.cursor-pointer and text.annotation-text,
+ *     g.g-<axis id>title text.<axis id>title (a y axis's title: turned by rotate(-90,x,y), pushed by a
+ *     translate() on its group);
  *     text elements' data-unformatted;
  *   - how Plotly strokes a line (path.js-line, also in the legend): stroke rgb() and stroke-opacity styles;
  *   - Plotly's path formats: lines "Mx,yLx,y..." (two decimals), bars "Mx,yVyHxVyZ", rectangle shapes
@@ -376,6 +379,14 @@
       measuringFont = font;
     }
     return measuring.measureText(text).width;
+  }
+
+  /* A line of plain text's box about its anchor on the baseline: width, and the font's ascent and descent
+     (the box chromium gives an SVG text). */
+  function textBox(text, font) {
+    textWidth("", font);
+    var metrics = measuring.measureText(text);
+    return { width: metrics.width, ascent: metrics.fontBoundingBoxAscent, descent: metrics.fontBoundingBoxDescent };
   }
 
   /* The width of the widest of the tick labels `labels` in `font` (0 for none); null if one is more than
@@ -1135,7 +1146,10 @@
         }
       }
       var onCanvas = planLabelsOnCanvas(name, axis, labels, ticks, labelShift);
+      var placeTitle = planTitle(name, axis, ticks, labelShift);
+      if (!placeTitle) { return null; }
       return function () {
+        placeTitle();
         if (onCanvas) {
           onCanvas();
         } else if (axis.showticklabels) {
@@ -1211,6 +1225,123 @@
           var dy = horizontal ? 0 : at;
           window.RopeVizCanvas.drawText(drawing, lines, words[k], dx, dy, paint);
         });
+      };
+    }
+
+    /* ---- y axis titles ---- */
+
+    /* Plotly places a y axis's title beside its tick labels. With a title standoff it keeps the title that
+       far from the labels' outer edge, so the title moves when the labels get wider or narrower. Without,
+       the title has a place of its own, from which Plotly pushes it out ("scoots" it) just clear of any label
+       it would overlap, by 2 px (0 px with a standoff), but not off the figure. The direct drawing moves the
+       title by the same rules, from the labels' widths measured on a canvas. */
+    var titles = {};  // per y axis, the title as Plotly placed it (readTitle)
+
+    /* The boxes (left, right, top, bottom, in the figure's pixels) of tick labels with texts `words` and
+       vertical places `places`, written like `example` (a label Plotly drew); null if one is more than a line
+       of plain text or a power of ten. */
+    function labelBoxes(example, words, places) {
+      var style = example.style;
+      var size = parseFloat(style.fontSize);
+      var font = [style.fontStyle || "normal", style.fontWeight || "normal", style.fontSize, style.fontFamily]
+        .join(" ");
+      var small = font.replace(style.fontSize, round2(0.7 * size) + "px");
+      var x = Number(example.getAttribute("x") || 0);
+      var y = Number(example.getAttribute("y") || 0);
+      var anchor = example.getAttribute("text-anchor") || "start";
+      var boxes = [];
+      for (var k = 0; k < words.length; k++) {
+        var label = labelText(words[k]);
+        var shape = labelShape(label, null);
+        var power = shape === "power" ? /^([^<]*)<sup>([^<]*)<\/sup>$/.exec(label) : null;
+        if (shape !== "plain" && !power) { return null; }
+        var box = textBox(power ? power[1] + "\u200b" : label, font);
+        var width = box.width;
+        var top = y - box.ascent;
+        if (power) {
+          var exponent = textBox(power[2], small);
+          width += exponent.width;
+          top = Math.min(top, y - 0.42 * size - exponent.ascent);
+        }
+        var left = anchor === "end" ? x - width : anchor === "middle" ? x - width / 2 : x;
+        boxes.push({ left: left, right: left + width, top: places[k] + top, bottom: places[k] + y + box.descent });
+      }
+      return boxes;
+    }
+
+    function labelsEdge(boxes, side) {
+      return side === "left" ? Math.min.apply(null, boxes.map(function (box) { return box.left; })) :
+        Math.max.apply(null, boxes.map(function (box) { return box.right; }));
+    }
+
+    /* A y axis's title and labels as Plotly drew them; null for an axis without both, or a title that is not
+       turned a quarter about its anchor, or labels not measured here. */
+    function readTitle(name) {
+      var axis = plot._fullLayout[name];
+      var id = axis._id;
+      var text = plot.querySelector("g.g-" + id + "title text." + id + "title");
+      var labels = children(plot, "g." + id + "tick text");
+      if (!text || !labels.length || !axis.showticklabels || (axis.side !== "left" && axis.side !== "right")) {
+        return null;
+      }
+      var x = Number(text.getAttribute("x"));
+      var y = Number(text.getAttribute("y"));
+      var turn = /^rotate\(-90,([-\d.e]+),([-\d.e]+)\)$/.exec(text.getAttribute("transform") || "");
+      if (!turn || Number(turn[1]) !== x || Number(turn[2]) !== y) { return null; }
+      var boxes = labelBoxes(labels[0], labels.map(function (label) { return label.getAttribute("data-unformatted"); }),
+        labels.map(function (label) { return translation(label.getAttribute("transform"))[1]; }));
+      if (!boxes) { return null; }
+      // The title's own box, turned: a quarter turn back about (x, y) maps (u, v) to (x + v - y, y - u + x).
+      var own = text.getBBox();
+      var reserved = { l: 0, r: 0 };
+      var margins = plot._fullLayout._reservedMargin || {};
+      Object.keys(margins).forEach(function (key) {
+        reserved.l = Math.max(reserved.l, margins[key].l || 0);
+        reserved.r = Math.max(reserved.r, margins[key].r || 0);
+      });
+      return {
+        text: text, example: labels[0], side: axis.side, x: x, y: y,
+        standoff: Object.prototype.hasOwnProperty.call(axis.title, "standoff"),
+        box: { left: x + own.y - y, right: x + own.y + own.height - y, top: y - own.x - own.width + x,
+          bottom: y - own.x + x },
+        edge: labelsEdge(boxes, axis.side),
+        paperEdge: axis.side === "left" ? reserved.l : plot._fullLayout.width - reserved.r
+      };
+    }
+
+    /* Place the title of axis `name` beside `ticks` (labels at `labelShift` off their ticks), as Plotly does:
+       a step, or null if the labels are not measured here. */
+    function planTitle(name, axis, ticks, labelShift) {
+      var title = titles[name];
+      if (!title) { return function () {}; }
+      var boxes = labelBoxes(title.example, ticks.map(function (tick) { return tick.text; }),
+        ticks.map(function (tick) { return axis._offset + tick.pixel + labelShift; }));
+      if (!boxes || (title.standoff && !boxes.length)) { return null; }
+      var left = title.side === "left";
+      var move = title.standoff ? labelsEdge(boxes, title.side) - title.edge : 0;
+      var box = { left: title.box.left + move, right: title.box.right + move, top: title.box.top,
+        bottom: title.box.bottom };
+      var pad = title.standoff ? 0 : 2;
+      var sign = left ? -1 : 1;
+      var most = sign * (title.paperEdge - box[title.side]);
+      var shift = 0;
+      if (most < 0) {
+        shift = most;
+      } else {
+        boxes.forEach(function (label) {
+          var overlaps = box.left <= label.right + pad && label.left <= box.right + pad &&
+            box.top <= label.bottom + pad && label.top <= box.bottom + pad;
+          if (overlaps) { shift = Math.max(shift, sign * (label[title.side] - box[left ? "right" : "left"]) + pad); }
+        });
+        shift = Math.min(most, shift);
+      }
+      var x = round2(title.x + move);
+      var scoot = shift > 0 || most < 0 ? "translate(" + round2(sign * shift) + ",0)" : null;
+      return function () {
+        setAttribute(title.text, "x", x);
+        setAttribute(title.text, "transform", "rotate(-90," + x + "," + title.y + ")");
+        children(title.text, "tspan.line").forEach(function (line) { setAttribute(line, "x", x); });
+        setOrRemove(title.text.parentNode, "transform", scoot);
       };
     }
 
@@ -1393,6 +1524,10 @@
         if (/^[xy]axis\d*$/.test(name)) { shownRanges[name] = rangeOf(name); }
       });
       ranges = shownRanges;
+      titles = {};
+      Object.keys(shownRanges).forEach(function (name) {
+        if (name.charAt(0) === "y") { titles[name] = readTitle(name); }
+      });
       var groups = traceGroups(plot);
       base = { points: [], angles: [], textOffsets: [] };
       colorbars = {};
