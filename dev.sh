@@ -6,10 +6,12 @@
 #   ./dev.sh test --fast [ARGS...]  the unit, property and doctest tests only: no site build, browser or Jupyter
 #   ./dev.sh build                  build the site into _build/html (warnings are errors)
 #   ./dev.sh lint                   ruff check and format check, ESLint
+#   ./dev.sh plotly                 rebuild the site's plotly.js bundle from plotly-bundle/ (see CONTRIBUTING.md)
 #
 # Everything Python goes into .venv/ beside this script, the JavaScript tools into node_modules/; the first run
 # installs them, later runs reuse them.
-# ARGS go to pytest as they are (a path, -k, -x, ...).
+# ARGS go to pytest as they are (a path, -k, -x, ...). `./dev.sh plotly` installs its own npm packages into
+# plotly-bundle/node_modules/ (plotly.js and esbuild: only a maintainer upgrading plotly.js needs them).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -113,6 +115,10 @@ case "${1:-}" in
     setup_browser
     exec "$PY" -m pytest "$@"
     ;;
+  plotly)
+    setup_node
+    (cd plotly-bundle && npm ci --no-audit --no-fund --loglevel=error && node build.mjs)
+    ;;
   lint)
     setup_python
     setup_node
@@ -121,7 +127,7 @@ case "${1:-}" in
     node_modules/.bin/eslint --max-warnings 0 .
     ;;
   *)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

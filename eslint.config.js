@@ -5,7 +5,7 @@ const globals = require("globals");
 
 module.exports = [
   {
-    ignores: ["**/*.min.js", "node_modules/**", "_build/**", "build/**", ".venv*/**", "test-artifacts/**"],
+    ignores: ["**/*.min.js", "**/node_modules/**", "_build/**", "build/**", ".venv*/**", "test-artifacts/**"],
   },
   js.configs.recommended,
   {
@@ -21,7 +21,11 @@ module.exports = [
     languageOptions: { ecmaVersion: "latest", sourceType: "module", globals: { ...globals.browser } },
   },
   {
-    files: ["eslint.config.js", "tests/js/**/*.js"],
+    files: ["plotly-bundle/build.mjs"],
+    languageOptions: { ecmaVersion: "latest", sourceType: "module", globals: { ...globals.node } },
+  },
+  {
+    files: ["eslint.config.js", "tests/js/**/*.js", "plotly-bundle/entry.js"],
     languageOptions: { ecmaVersion: "latest", sourceType: "commonjs", globals: { ...globals.node } },
   },
 ];

@@ -16,6 +16,7 @@ import rope_viz.demos
 from rope_viz.demos.base import Control, Demo
 from rope_viz.figures.live_states import LiveStates
 from rope_viz.figures.static import build_payload
+from rope_viz.site.sphinx_ext import PLOTLY_BUNDLE
 from rope_viz.widgets import LiveFigure, figure_library, live_values, live_widget
 from rope_viz.widgets.library import library_module
 from rope_viz.widgets.live import LOG_STEPS_PER_DECADE, MAX_STATES_AHEAD, live_texts
@@ -179,7 +180,7 @@ def test_one_library_per_kernel_carries_plotly_and_the_figure_scripts():
     first, second = live_widget(DEMOS[0]()), live_widget(DEMOS[1]())
     assert first.library is second.library is figure_library()
     module = library_module()
-    assert "plotly.js (cartesian - minified)" in module
+    assert PLOTLY_BUNDLE.read_text(encoding="utf-8").splitlines()[1] in module
     assert "window.RopeVizFigures" in module and "window.RopeVizDirect" in module
     assert module.rstrip().endswith("export default { initialize() {} };")
     # A figure carries its own state, not plotly.js: well under the 1 MB a figure may cost.

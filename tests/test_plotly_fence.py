@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 
-from rope_viz.site.sphinx_ext import PLOTLY_BUNDLE, STATIC_DIRECTORY, plotly_js_version
+from rope_viz.site.sphinx_ext import (
+    PLOTLY_BUNDLE,
+    PLOTLY_BUNDLE_TRACE_TYPES,
+    STATIC_DIRECTORY,
+    plotly_js_version,
+)
 
 FIGURES_SCRIPT = STATIC_DIRECTORY / "rope-viz-figures.js"
 
@@ -72,3 +78,34 @@ def test_the_adapter_lists_each_internal_it_reads():
     assert used, "the pattern no longer finds the adapter's internals"
     missing = sorted(name for name in used if not re.search(re.escape(name) + r"(?![\w-])", header))
     assert not missing, f"not in the list of what the direct drawing relies on: {missing}"
+
+
+#: Where the bundle is built from (``./dev.sh plotly``).
+BUNDLE_SOURCE = STATIC_DIRECTORY.parents[2] / "plotly-bundle"
+
+
+def _banner() -> str:
+    return PLOTLY_BUNDLE.read_text(encoding="utf-8")[:600]
+
+
+def test_the_bundle_names_the_trace_types_a_demo_may_use():
+    """The banner lists the bundle's trace types; tests/test_demos.py holds every demo to the same list."""
+    match = re.search(r"plotly\.js \(([a-z, ]+) - minified\) v", _banner())
+    assert match, "the bundle's banner must name its trace types"
+    assert set(match.group(1).split(", ")) == PLOTLY_BUNDLE_TRACE_TYPES
+
+
+def test_the_bundle_is_built_from_what_plotly_bundle_pins():
+    """The committed bundle came from the pinned plotly.js and esbuild, with the trace types its entry
+    registers (scatter is in Plotly's core)."""
+    package = json.loads((BUNDLE_SOURCE / "package.json").read_text(encoding="utf-8"))
+    lock = json.loads((BUNDLE_SOURCE / "package-lock.json").read_text(encoding="utf-8"))
+    pins = package["devDependencies"]
+    for name in ("plotly.js", "esbuild"):
+        assert lock["packages"][f"node_modules/{name}"]["version"] == pins[name], name
+    assert plotly_js_version(PLOTLY_BUNDLE) == pins["plotly.js"]
+    assert f"with esbuild {pins['esbuild']} " in _banner()
+    entry = (BUNDLE_SOURCE / "entry.js").read_text(encoding="utf-8")
+    assert 'require("plotly.js/lib/core")' in entry
+    registered = set(re.findall(r'require\("plotly\.js/lib/([a-z0-9]+)"\)', entry)) - {"core"}
+    assert registered | {"scatter"} == PLOTLY_BUNDLE_TRACE_TYPES

@@ -1,7 +1,8 @@
 """Drawing helpers for clock faces on ordinary x/y axes.
 
-The site serves Plotly's cartesian bundle (a third of the full bundle's size, so pages become interactive
-sooner), which has no polar subplots; a clock is therefore drawn on a pair of hidden, equally scaled axes.
+The site serves a bundle of plotly.js with only the trace types the course draws (a quarter of the full
+bundle's size, so pages become interactive sooner), which has no polar subplots; a clock is therefore drawn on
+a pair of hidden, equally scaled axes.
 Angles are measured counter-clockwise from the positive x axis, in degrees, as in the rest of the course.
 """
 

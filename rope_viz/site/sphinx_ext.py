@@ -4,7 +4,8 @@
   figures (the kernel inherits the build's environment).
 * Re-reads every page, re-executing every notebook, when the source of ``rope_viz`` changed since the last
   build (Sphinx alone re-reads only the pages whose own text changed, and would show the old numbers).
-* Serves plotly.js (its cartesian bundle, at the version the installed ``plotly`` package ships) and the
+* Serves plotly.js (a bundle of the trace types the course draws, at the version the installed ``plotly``
+  package ships) and the
   figure scripts (:data:`FIGURE_ASSETS`) once per page, and only on pages that contain a figure, with the
   styles that print them (:data:`PRINT_ASSET`).
 * Serves the self-check questions' script and styles (:data:`QUESTION_ASSETS`) on the pages that hold a
@@ -60,17 +61,15 @@ DECK_MARKER = 'class="rope-viz-deck"'
 DECK_ASSETS = ("rope-viz-deck.js", "rope-viz-deck.css")
 
 
-#: Plotly's cartesian bundle (scatter, bar, heatmap, box, contour, histogram, image, pie, violin and ternary
-#: traces), from the npm package ``plotly.js-cartesian-dist-min``, at the plotly.js version that the installed
-#: plotly package ships (a test checks that the two agree). A third of the full bundle's size, it makes a page
-#: interactive about twice as soon.
-PLOTLY_BUNDLE = STATIC_DIRECTORY / "plotly-cartesian.min.js"
+#: The plotly.js the site serves and the live widgets send: Plotly's core (the scatter trace and every
+#: component) with the bar and heatmap traces, built from the npm package ``plotly.js`` by
+#: ``plotly-bundle/build.mjs`` (``./dev.sh plotly``), at the plotly.js version that the installed plotly
+#: package ships (a test checks that the two agree). A quarter of the full bundle's size, and much quicker to
+#: evaluate than Plotly's cartesian bundle (benchmarks/README.md, "first figure").
+PLOTLY_BUNDLE = STATIC_DIRECTORY / "plotly-rope-viz.min.js"
 
-#: Trace types in :data:`PLOTLY_BUNDLE`; a demo may use no other.
-PLOTLY_BUNDLE_TRACE_TYPES = frozenset(
-    {"bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie"}
-    | {"scatter", "scatterternary", "violin"}
-)
+#: Trace types in :data:`PLOTLY_BUNDLE` (its banner names them); a demo may use no other.
+PLOTLY_BUNDLE_TRACE_TYPES = frozenset({"scatter", "bar", "heatmap"})
 
 
 def plotly_js_version(path: Path) -> str:
@@ -78,7 +77,7 @@ def plotly_js_version(path: Path) -> str:
     import re
 
     banner = path.read_bytes()[:300].decode("utf-8", errors="replace")
-    match = re.search(r"plotly\.js(?: \([a-z -]+\))? v(\d+\.\d+\.\d+)", banner)
+    match = re.search(r"plotly\.js(?: \([^)]*\))? v(\d+\.\d+\.\d+)", banner)
     if match is None:
         raise ValueError(f"{path} does not start with a plotly.js banner")
     return match.group(1)

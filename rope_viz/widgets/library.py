@@ -1,7 +1,7 @@
 """The figure library of the live widgets: plotly.js and the site's drawing code, sent once per kernel.
 
 Every live figure (:class:`rope_viz.widgets.live.LiveFigure`) draws with the same scripts as the course
-site: the cartesian bundle of plotly.js that the site serves, the canvas layers, the direct SVG drawing and
+site: the bundle of plotly.js that the site serves, the canvas layers, the direct SVG drawing and
 the slider wiring (:data:`rope_viz.site.sphinx_ext.FIGURE_ASSETS`). Sending them with every figure would move
 megabytes over the kernel's websocket for each one; instead they travel once, as the front-end module of one
 shared widget, :func:`figure_library`, that every figure refers to. Its module runs when the widget's model is
