@@ -59,6 +59,19 @@ def test_a_frame_with_a_topic_for_its_header_is_kept_as_iopub_messages_mixed():
     assert not jupyter_client.interleaved_iopub([b"shell", TOPIC, b"{}", b"{}", b"{}"])
 
 
+def test_a_stream_topic_in_a_mixed_frame_excuses_the_error_that_quotes_it_whole():
+    """Printed output's topic, ``stream.stderr``, is short enough for chromium to quote whole, no "..."."""
+    page = FakePage(v1_frame([b"iopub", b"stream.stderr", b"<IDS|MSG>", b"{}", b"{}"]))
+    whole = jupyter_client.ConsoleEntry(
+        "pageerror",
+        "Kernel message validation error: Unexpected token 's', \"stream.stderr\" is not valid JSON",
+        "at JSON.parse (<anonymous>)",
+    )
+    assert _kernel_mixed_messages([whole], page) == ([whole], [])
+    assert _kernel_mixed_messages([whole], FakePage()) == ([], [whole])
+    assert not jupyter_client.interleaved_iopub([b"iopub", b"stream", b"{}", b"{}", b"{}"])
+
+
 def test_only_errors_quoting_a_mixed_frame_are_the_kernels():
     page = FakePage(v1_frame([b"iopub", TOPIC, b"<IDS|MSG>", b"{}", b"{}"]))
     first, second, other = unparsed("kernel.762"), unparsed("kernel.762"), unparsed("kernel.999")

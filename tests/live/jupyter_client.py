@@ -458,9 +458,13 @@ def v1_parts(payload: str | bytes) -> list[bytes] | None:
     return [data[bounds[k] : bounds[k + 1]] for k in range(count)]
 
 
-#: The topic ipykernel sends before each message on its IOPub socket, ``kernel.<uuid>.<msg_type>``: a ZMQ
-#: frame of the message's envelope, never one of its parts.
-IOPUB_TOPIC = re.compile(rb"kernel\.[0-9a-f-]+\.\w+")
+#: The topics ipykernel sends before a message on its IOPub socket: ``kernel.<uuid>.<msg_type>`` for the
+#: kernel's own messages, ``stream.<name>`` for printed output, ``comm-<id>`` for a widget's messages, and
+#: ``execute_result``, ``display_data`` or ``error`` from the display hooks (ipykernel 7.4). A ZMQ frame of
+#: the message's envelope, never one of its parts.
+IOPUB_TOPIC = re.compile(
+    rb"kernel\.[0-9a-f-]+\.\w+|stream\.\w+|comm-[0-9a-f]+|execute_result|display_data|error"
+)
 
 
 def interleaved_iopub(parts: list[bytes]) -> bool:
