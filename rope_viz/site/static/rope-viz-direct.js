@@ -332,6 +332,14 @@
     return aligned ? "same" : null;
   }
 
+  /* Plotly's power of ten "10<sup>k</sup>": its base and exponent, or null. The exponent is written at
+     POWER_SIZE of the font, raised by POWER_RISE of its own size. */
+  var POWER_SIZE = 0.7;
+  var POWER_RISE = 0.6;
+  function powerParts(label) {
+    return /^([^<]*)<sup>([^<]*)<\/sup>$/.exec(label);
+  }
+
   function setLabel(element, label) {
     label = labelText(label);
     if (element.getAttribute("data-unformatted") === label) { return; }
@@ -339,12 +347,12 @@
     if (shape === "plain") {
       element.textContent = label;
     } else if (shape === "power") {
-      var parts = /^([^<]*)<sup>([^<]*)<\/sup>$/.exec(label);
+      var parts = powerParts(label);
       var namespace = "http://www.w3.org/2000/svg";
       element.textContent = parts[1] + "\u200b";
       var exponent = document.createElementNS(namespace, "tspan");
-      exponent.setAttribute("style", "font-size:70%");
-      exponent.setAttribute("dy", "-0.6em");
+      exponent.setAttribute("style", "font-size:" + POWER_SIZE * 100 + "%");
+      exponent.setAttribute("dy", -POWER_RISE + "em");
       exponent.textContent = parts[2];
       var back = document.createElementNS(namespace, "tspan");
       back.setAttribute("dy", "0.42em");
@@ -1241,11 +1249,11 @@
        vertical places `places`, written like `example` (a label Plotly drew); null if one is more than a line
        of plain text or a power of ten. */
     function labelBoxes(example, words, places) {
-      var style = example.style;
-      var size = parseFloat(style.fontSize);
-      var font = [style.fontStyle || "normal", style.fontWeight || "normal", style.fontSize, style.fontFamily]
-        .join(" ");
-      var small = font.replace(style.fontSize, round2(0.7 * size) + "px");
+      var paint = window.RopeVizCanvas.textStyle(example);
+      if (!paint) { return null; }
+      var size = paint.size;
+      var font = paint.font;
+      var small = font.replace(example.style.fontSize, round2(POWER_SIZE * size) + "px");
       var x = Number(example.getAttribute("x") || 0);
       var y = Number(example.getAttribute("y") || 0);
       var anchor = example.getAttribute("text-anchor") || "start";
@@ -1253,7 +1261,7 @@
       for (var k = 0; k < words.length; k++) {
         var label = labelText(words[k]);
         var shape = labelShape(label, null);
-        var power = shape === "power" ? /^([^<]*)<sup>([^<]*)<\/sup>$/.exec(label) : null;
+        var power = shape === "power" ? powerParts(label) : null;
         if (shape !== "plain" && !power) { return null; }
         var box = textBox(power ? power[1] + "\u200b" : label, font);
         var width = box.width;
@@ -1261,7 +1269,7 @@
         if (power) {
           var exponent = textBox(power[2], small);
           width += exponent.width;
-          top = Math.min(top, y - 0.42 * size - exponent.ascent);
+          top = Math.min(top, y - POWER_RISE * POWER_SIZE * size - exponent.ascent);
         }
         var left = anchor === "end" ? x - width : anchor === "middle" ? x - width / 2 : x;
         boxes.push({ left: left, right: left + width, top: places[k] + top, bottom: places[k] + y + box.descent });
