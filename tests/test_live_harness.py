@@ -80,3 +80,25 @@ def test_only_errors_quoting_a_mixed_frame_are_the_kernels():
     assert kernels == [first]  # one mixed frame excuses one error
     assert others == [second, other, crash]
     assert _kernel_mixed_messages([first], FakePage()) == ([], [first])
+
+
+def test_a_topic_in_the_metadata_or_content_is_kept_though_the_header_parses():
+    """The front end parses all four JSON parts; a topic past the header loses the message all the same.
+
+    The mix seen in the restart test: a message's header and parent header whole, then the next message's
+    topic where the metadata belongs.
+    """
+    header = json.dumps({"msg_id": "a1", "msg_type": "stream"}).encode()
+    in_metadata = [b"iopub", header, b"{}", b"stream.stderr", b"<IDS|MSG>"]
+    in_content = [b"iopub", header, b"{}", b"{}", TOPIC]
+    page = FakePage(v1_frame(in_metadata), v1_frame(in_content), v1_frame(message_parts("status")))
+    assert page.log.interleaved_iopub_frames() == [in_metadata, in_content]
+    whole = jupyter_client.ConsoleEntry(
+        "pageerror",
+        "Kernel message validation error: Unexpected token 's', \"stream.stderr\" is not valid JSON",
+        "at JSON.parse (<anonymous>)",
+    )
+    cut = unparsed("kernel.762")
+    assert _kernel_mixed_messages([whole, cut], page) == ([whole, cut], [])
+    assert not jupyter_client.front_end_parses(in_metadata)
+    assert jupyter_client.front_end_parses(message_parts("status"))

@@ -490,6 +490,33 @@ def interleaved_iopub(parts: list[bytes]) -> bool:
     return parts[0] == b"iopub" and any(IOPUB_TOPIC.fullmatch(part) for part in parts[1:5])
 
 
+def front_end_parses(parts: list[bytes]) -> bool:
+    """Whether a front end can read a v1 frame's message: header, parent header, metadata and content JSON.
+
+    JupyterLab's v1 deserializer (``@jupyterlab/services``, ``deserializeV1KernelWebsocketJupyterOrg``) parses
+    all four parts, so a frame is lost to it when any one of them is not JSON, not only its header.
+
+    Parameters
+    ----------
+    parts : list of bytes
+        The frame's parts (:func:`v1_parts`).
+
+    Returns
+    -------
+    bool
+        True if the frame has the four parts and each is JSON.
+
+    """
+    if len(parts) < 5:
+        return False
+    try:
+        for part in parts[1:5]:
+            json.loads(part)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return True
+
+
 def decode_frame(payload: str | bytes) -> dict[str, Any] | None:
     """Decode one kernel-websocket frame into ``{"channel", "header", "parent_header"}``, or None.
 
@@ -552,7 +579,8 @@ class KernelSocket:
     replied : set of str
         ``msg_id`` of every request that got its ``execute_reply``.
     malformed : list of list of bytes
-        Received v1 frames whose header is not JSON, as their parts (each cut to its first 120 bytes).
+        Received v1 frames a front end cannot read (:func:`front_end_parses`), as their parts (each cut to
+        its first 120 bytes).
     closed : bool
         Whether the socket has closed.
 
@@ -581,8 +609,8 @@ class KernelSocket:
         self.received_bytes += size
         self.received_frames += 1
         message = decode_frame(payload)
-        parts = v1_parts(payload) if message is None else None
-        if parts is not None:
+        parts = v1_parts(payload)
+        if parts is not None and not front_end_parses(parts):
             self.malformed.append([part[:120] for part in parts])
         parent = (message or {}).get("parent_header") or {}
         key = parent.get("msg_id", "") if isinstance(parent, dict) else ""

@@ -178,7 +178,10 @@ def _kernel_mixed_messages(errors: list[jupyter_client.ConsoleEntry], page: jupy
 def _check_side_effects(page: jupyter_client.NotebookPage, frontend: str, key: str) -> list[str]:
     kernels, errors = _kernel_mixed_messages(page.log.errors(_allowed(frontend)), page)
     if kernels:
-        record_artifact("kernel_mixed_messages.json", key, [str(entry) for entry in kernels])
+        mixed = page.log.interleaved_iopub_frames()
+        frames = [[part.decode(errors="replace") for part in parts] for parts in mixed]
+        errors_quoted = [str(entry) for entry in kernels]
+        record_artifact("kernel_mixed_messages.json", key, {"errors": errors_quoted, "frames": frames})
     problems = [f"console {entry}" for entry in errors]
     if page.log.blocked:
         problems.append(f"requests off 127.0.0.1: {page.log.blocked}")
