@@ -50,6 +50,8 @@ FIGURE_ASSETS = (
 )
 #: How a page with figures prints (the site only: the live widgets print as their notebook does).
 PRINT_ASSET = "rope-viz-print.css"
+#: What every page needs, figures or not (long words on a narrow screen).
+PAGE_ASSET = "rope-viz-page.css"
 MATHJAX_PATH = "mathjax/tex-chtml.js"
 #: Every question's outer element carries this attribute (:mod:`rope_viz.questions`).
 QUESTION_MARKER = "data-rope-viz-question"
@@ -154,6 +156,7 @@ def _on_html_page_context(app: Any, pagename: str, templatename: str, context: d
     body = context.get("body", "")
     if body:
         context["body"] = accessible_body(body)
+    app.add_css_file(f"{ASSET_FOLDER}/{PAGE_ASSET}")
     if FIGURE_MARKER in body:
         # Before MathJax (priority 500), so that the figures are wired before the page's math is typeset.
         app.add_js_file(f"{ASSET_FOLDER}/plotly.min.js", priority=400, loading_method="defer")
@@ -199,7 +202,7 @@ def _on_build_finished(app: Any, exception: Exception | None) -> None:
     assets = static / ASSET_FOLDER
     assets.mkdir(parents=True, exist_ok=True)
     shutil.copy2(plotly_js_path(), assets / "plotly.min.js")
-    for name in (*FIGURE_ASSETS, PRINT_ASSET, *QUESTION_ASSETS, *DECK_ASSETS):
+    for name in (*FIGURE_ASSETS, PRINT_ASSET, PAGE_ASSET, *QUESTION_ASSETS, *DECK_ASSETS):
         shutil.copy2(STATIC_DIRECTORY / name, assets / name)
     shutil.copytree(mathjax_directory(), static / "mathjax", dirs_exist_ok=True)
 

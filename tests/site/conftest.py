@@ -74,13 +74,20 @@ def open_page(browser, site_url):
     """Open a page with every request off 127.0.0.1 blocked and recorded, and console errors collected
     (warnings too, and plotly.js's).
 
-    ``open_page(relative, color_scheme="light", height=900, width=1280)`` returns the page, the list of its
-    console errors and page errors so far (it grows while the page is used) and the list of blocked requests.
+    ``open_page(relative, color_scheme="light", height=900, width=1280, phone=False)`` returns the page, the
+    list of its console errors and page errors so far (it grows while the page is used) and the list of
+    blocked requests. With ``phone``, the browser is a phone's: touch, two device pixels per CSS pixel, and
+    the page's viewport meta tag honoured.
     """
     contexts = []
 
-    def _open(relative: str, color_scheme: str = "light", height: int = 900, width: int = 1280):
-        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=color_scheme)
+    def _open(
+        relative: str, color_scheme: str = "light", height: int = 900, width: int = 1280, phone: bool = False
+    ):
+        device = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2} if phone else {}
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, color_scheme=color_scheme, **device
+        )
         contexts.append(context)
         page = context.new_page()
         problems: list[str] = []

@@ -31,11 +31,16 @@
     }
 
     /* Canvas pixels per unit of the plot: the screen's pixels per CSS pixel, times the scale at which the
-       presenter view (rope-viz-present.js) shows the plot, rounded up (a canvas scaled down by the browser
-       looks closer to the SVG text beside it than one scaled up). */
+       presenter view (rope-viz-present.js) or the lecture deck shows the plot, rounded up (a canvas scaled
+       down by the browser looks closer to the SVG text beside it than one scaled up); a plot scaled down to
+       fit a narrow screen (rope-viz-figures.js) gets the screen's pixels, not four to ten times as many. */
     function resolution(parent) {
       var plot = parent.closest(".rope-viz-plot");
-      return (window.devicePixelRatio || 1) * Math.ceil(plot && Number(plot.dataset.scale) || 1);
+      var ratio = window.devicePixelRatio || 1;
+      if (!plot) { return ratio; }
+      var fit = Number(plot.dataset.fit);
+      if (!plot.dataset.scale && fit > 0 && fit < 1) { return ratio * fit; }
+      return ratio * Math.ceil(Number(plot.dataset.scale) || 1);
     }
 
     function create(parent, before, box) {

@@ -34,6 +34,11 @@
   /* What other scripts add to every figure once it is drawn (rope-viz-present.js: the Present button). */
   var extensions = [];
 
+  /* The narrowest width a plot is laid out at. The figures are designed at the page's width (662 px), and
+     below about 640 px their titles, legends and tick labels no longer fit: on a narrower screen (a phone)
+     the plot is laid out at this width and scaled down to the figure's width, whole, as an image would be. */
+  var NARROWEST_PLOT = 640;
+
   var LIGHT = { font: "#1f2328", grid: "#d8dee4", line: "#8c959f" };
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
 
@@ -253,6 +258,30 @@
        figure's own height so a resize changes only the width. */
     if (figure.layout.height) {
       plot.style.height = figure.layout.height + "px";
+    }
+
+    /* On a screen narrower than NARROWEST_PLOT, lay the plot out at that width and scale it down to the
+       figure's (rope-viz-figures.css; the presenter view and the lecture deck scale their plots themselves).
+       The plot's box keeps its size, so the room its scaled drawing leaves below is taken back. Plotly's hover
+       follows the transform; the direct drawing works in the plot's own pixels. */
+    function fitWidth() {
+      if (gone() || presented() || document.documentElement.classList.contains("rope-viz-deck-on")) { return; }
+      var style = getComputedStyle(root);
+      var width = root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      if (!(width > 0) || width >= NARROWEST_PLOT) {
+        if (plot.dataset.fit) {
+          delete plot.dataset.fit;
+          ["--rope-viz-fit", "--rope-viz-fit-width", "--rope-viz-fit-gap"].forEach(function (name) {
+            plot.style.removeProperty(name);
+          });
+        }
+        return;
+      }
+      var scale = width / NARROWEST_PLOT;
+      plot.dataset.fit = String(scale);
+      plot.style.setProperty("--rope-viz-fit", String(scale));
+      plot.style.setProperty("--rope-viz-fit-width", NARROWEST_PLOT + "px");
+      plot.style.setProperty("--rope-viz-fit-gap", -(1 - scale) * plot.offsetHeight + "px");
     }
 
     var config = {
@@ -512,7 +541,7 @@
         }
       }).observe(readout);
     }
-    function onResize() { later(reserveSpace); }
+    function onResize() { fitWidth(); later(reserveSpace); }
     window.addEventListener("resize", onResize);
     /* Plotly's responsive mode follows the window, not the plot's own box: a plot whose box changes width
        alone (the page's layout settling after the first figures are drawn, a notebook panel resized) keeps
@@ -573,6 +602,12 @@
       if (!busy && shown !== committed && !(direct && applyDirectly(shown.state))) { scheduleCommit(0); }
     }
 
+    fitWidth();
+    /* The figure's width may change without the window's (the page's layout settling, a panel resized). In
+       the next frame: a change of the figure's size within the observer's own callback would be reported as
+       a loop. */
+    var fitting = window.ResizeObserver ? new ResizeObserver(function () { requestAnimationFrame(fitWidth); }) : null;
+    if (fitting) { fitting.observe(root); }
     var start = indices();
     var initial = Promise.resolve(source.state(start));
     /* The ranges the figure gives its axes, before Plotly draws: Plotly widens the range of an axis held to
@@ -650,6 +685,7 @@
           window.removeEventListener("pointercancel", release);
           window.removeEventListener("resize", onResize);
           if (resizing) { resizing.disconnect(); }
+          if (fitting) { fitting.disconnect(); }
         }
       };
     });

@@ -1,0 +1,168 @@
+"""The course on a phone: 390 × 844 CSS px (an iPhone 12 to 15 held upright), touch, two device pixels per CSS
+pixel, the pages' viewport meta tag honoured. Readers open the site there as often as on a laptop.
+
+* No page is wider than the screen, which would make it scroll sideways: long words (a class name in a
+  reference, an identifier in a heading) break (``rope-viz-page.css``).
+* Every plot of every chapter is laid out at the narrowest width its titles, legends and tick labels fit
+  (``NARROWEST_PLOT`` in ``rope-viz-figures.js``) and scaled down to its figure's width, whole: no text of
+  the plot is cut off at its edge, the plot lies inside its figure, and the readout follows right under its
+  drawing (the room the scaled drawing leaves is taken back). Before, a 332 px wide plot cut its subplot
+  titles and legends at both ends and some tick labels at the left.
+* A tap on the first slider of each figure moves it, and the step is drawn directly; one step of it drawn
+  directly looks as Plotly's drawing of the same state, scaled as well.
+* Plotly's hover follows the scale: a tap on a marker shows that marker's label beside the finger (Plotly
+  takes every other tap on a touch screen as putting a label away, at any width).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.site.conftest import ROOT, wait_for_figures
+from tests.site.drawing_comparison import compare_step
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844, "phone": True}
+CHAPTERS = sorted(f"notebooks/{path.stem}.html" for path in (ROOT / "notebooks").glob("*.ipynb"))
+#: Share of a scaled plot's pixels that may differ between a step drawn directly and Plotly's drawing. At a
+#: scale of 0.52 the one-pixel gaps between heatmap cells and the numbers in them, painted on a canvas at the
+#: screen's resolution, fall on other device pixels than Plotly's image and SVG text, which the browser scales
+#: (chapter 1's first figure: 0.6 to 0.9 % of its pixels; at most 0.2 % on figures without a heatmap).
+MAX_DIFFERING_PIXELS_SCALED = 0.012
+
+#: Per figure: how its plot is scaled and placed, and the texts of the plot that reach past its edge.
+PLOT_FIT = """
+figure => {
+  const plot = figure.querySelector('.rope-viz-plot');
+  const svg = plot.querySelector('svg.main-svg');
+  const shown = plot.getBoundingClientRect();
+  const style = getComputedStyle(figure);
+  const box = figure.getBoundingClientRect();
+  const left = box.left + figure.clientLeft + parseFloat(style.paddingLeft);
+  const inner = figure.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const content = {left: left, right: left + inner};
+  const cut = [...plot.querySelectorAll('text')].filter(text => {
+    if (!text.textContent.trim() || text.closest('.modebar')) return false;
+    const style = getComputedStyle(text);
+    if (style.visibility === 'hidden' || style.display === 'none') return false;
+    const rect = text.getBoundingClientRect();
+    return rect.width > 0 && (rect.left < shown.left - 1 || rect.right > shown.right + 1);
+  }).map(text => text.textContent.slice(0, 50));
+  let after = plot.nextElementSibling;
+  while (after && after.getBoundingClientRect().height === 0) after = after.nextElementSibling;
+  const next = after.getBoundingClientRect();
+  return {
+    fit: Number(plot.dataset.fit || 0),
+    laidOut: Number(svg.getAttribute('width')),
+    layoutWidth: plot.offsetWidth,
+    shown: {left: shown.left, right: shown.right, width: shown.width, bottom: shown.bottom},
+    content: content,
+    gapBelow: next.top - shown.bottom,
+    cut: cut,
+  };
+}
+"""
+
+WIDER_THAN_SCREEN = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+#: Keep, in ``window.ropeVizNextRender``, a promise of how the figure draws its next step
+#: (``rope-viz:rendered``), or null if it draws none within 3 s.
+NEXT_RENDER = """
+figure => {
+  window.ropeVizNextRender = new Promise(resolve => {
+    figure.addEventListener('rope-viz:rendered', event => resolve(event.detail.path), {once: true});
+    setTimeout(() => resolve(null), 3000);
+  });
+}
+"""
+
+
+def test_no_page_is_wider_than_a_phone(built_site, open_page):
+    """Every page of the site, figures drawn: its width is the screen's."""
+    wider = {}
+    for relative in built_site.relative_pages():
+        page, problems, _ = open_page(relative, **PHONE)
+        wait_for_figures(page)
+        extra = page.evaluate(WIDER_THAN_SCREEN)
+        if extra > 0:
+            wider[relative] = extra
+        assert problems == [], f"{relative}: {problems}"
+        page.context.close()
+    assert wider == {}, f"pages wider than a phone's screen, by px: {wider}"
+
+
+@pytest.mark.parametrize("relative", CHAPTERS)
+def test_every_plot_fits_a_phone_whole(open_page, relative):
+    page, problems, _ = open_page(relative, **PHONE)
+    count = wait_for_figures(page, settled=True)
+    assert count >= 1
+    for index in range(count):
+        where = f"{relative} figure {index}"
+        figure = page.locator("figure.rope-viz-demo").nth(index)
+        figure.locator(".rope-viz-plot").scroll_into_view_if_needed()
+        page.wait_for_timeout(200)
+        fit = figure.evaluate(PLOT_FIT)
+        assert 0 < fit["fit"] < 1, f"{where}: the plot is not scaled down ({fit})"
+        shown, content = fit["shown"], fit["content"]
+        assert fit["laidOut"] == fit["layoutWidth"], f"{where}: Plotly drew another width ({fit})"
+        assert abs(shown["width"] - fit["layoutWidth"] * fit["fit"]) < 1, where
+        assert content["left"] - 1 <= shown["left"], f"{where}: the plot starts left of its figure"
+        assert shown["right"] <= content["right"] + 1, f"{where}: the plot ends right of its figure"
+        assert 0 <= fit["gapBelow"] <= 12, f"{where}: {fit['gapBelow']:.0f} px from the plot to its readout"
+        assert fit["cut"] == [], f"{where}: texts of the plot cut off at its edge: {fit['cut']}"
+
+        slider = figure.locator("input[type=range]").first
+        before = slider.input_value()
+        slider.scroll_into_view_if_needed()
+        box = slider.bounding_box()
+        figure.evaluate(NEXT_RENDER)
+        target = 0.25 if int(before) > int(slider.get_attribute("max")) / 2 else 0.75
+        page.touchscreen.tap(box["x"] + box["width"] * target, box["y"] + box["height"] / 2)
+        path = page.evaluate("() => window.ropeVizNextRender")
+        assert path == "direct", f"{where}: a tap on the slider was drawn {path}, not directly"
+        assert slider.input_value() != before, f"{where}: a tap on the slider did not move it"
+        # Plotly draws that state (as when the reader reaches into the plot) before the next step is compared.
+        figure.evaluate("f => f.dispatchEvent(new CustomEvent('rope-viz:commit'))")
+        page.wait_for_function(
+            "f => f.dataset.committed === f.dataset.state", arg=figure.element_handle(), timeout=5_000
+        )
+
+        step = compare_step(page, index, 0, None, where)
+        assert step.path == "direct", f"{where}: a step was not drawn directly"
+        assert step.share <= MAX_DIFFERING_PIXELS_SCALED, (
+            f"{where}: {step.share:.2%} of the pixels differ from Plotly's drawing"
+        )
+    assert problems == [], f"{relative}: {problems}"
+
+
+def test_hover_follows_the_scaled_plot(open_page):
+    """Chapter 5's walk: a tap on a stop of the walk shows that stop's label, beside the finger."""
+    page, problems, _ = open_page("notebooks/05_long_range_decay.html", **PHONE)
+    wait_for_figures(page, settled=True)
+    figure = page.locator("figure.rope-viz-demo").first
+    figure.locator(".rope-viz-plot").scroll_into_view_if_needed()
+    page.wait_for_timeout(300)  # a plot come into view is laid out and painted (content-visibility: auto)
+    points = figure.locator("g.trace.scatter path.point")
+    for stop in (5, 30, 60):
+        box = points.nth(stop).bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        label = figure.locator(".hoverlayer g.hovertext")
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(400)
+        if label.count() == 0:
+            # On a touch screen Plotly takes every other tap as the one that puts a label away.
+            page.touchscreen.tap(x, y)
+        label.wait_for(state="attached", timeout=2_000)
+        first_line = label.locator("tspan.line").first.text_content()
+        assert re.fullmatch(rf"stop S_{stop}\s*", first_line), f"stop {stop}: the label of {first_line!r}"
+        # The label's box points at the marker from its right or, short of room, from its left.
+        shown = label.locator("path").bounding_box()
+        right = shown["x"] + shown["width"]
+        beside = x <= shown["x"] <= x + 12 or x - 12 <= right <= x
+        assert beside and shown["y"] <= y <= shown["y"] + shown["height"], (
+            f"stop {stop}: its label is at {shown}, the finger at ({x:.0f}, {y:.0f})"
+        )
+    assert problems == [], problems
