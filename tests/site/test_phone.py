@@ -96,6 +96,7 @@ def test_no_page_is_wider_than_a_phone(built_site, open_page):
 
 @pytest.mark.parametrize("relative", CHAPTERS)
 def test_every_plot_fits_a_phone_whole(open_page, relative):
+    """Each figure of the chapter: scaled, whole, in its place; a tap on its first slider drawn directly."""
     page, problems, _ = open_page(relative, **PHONE)
     count = wait_for_figures(page, settled=True)
     assert count >= 1
