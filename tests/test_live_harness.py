@@ -34,8 +34,13 @@ class FakePage:
         self.log.kernel_sockets.append(sock)
 
 
-def unparsed(start: str) -> jupyter_client.ConsoleEntry:
-    text = f"Kernel message validation error: Unexpected token 'k', \"{start}\"... is not valid JSON"
+def unparsed(quoted: str, whole: bool = False) -> jupyter_client.ConsoleEntry:
+    """The front end's error on a part that is not JSON: chromium quotes its start and "...", or all of it."""
+    cut = "" if whole else "..."
+    text = (
+        "Kernel message validation error: "
+        f"Unexpected token '{quoted[0]}', \"{quoted}\"{cut} is not valid JSON"
+    )
     return jupyter_client.ConsoleEntry("pageerror", text, "at JSON.parse (<anonymous>)")
 
 
@@ -62,11 +67,7 @@ def test_a_frame_with_a_topic_for_its_header_is_kept_as_iopub_messages_mixed():
 def test_a_stream_topic_in_a_mixed_frame_excuses_the_error_that_quotes_it_whole():
     """Printed output's topic, ``stream.stderr``, is short enough for chromium to quote whole, no "..."."""
     page = FakePage(v1_frame([b"iopub", b"stream.stderr", b"<IDS|MSG>", b"{}", b"{}"]))
-    whole = jupyter_client.ConsoleEntry(
-        "pageerror",
-        "Kernel message validation error: Unexpected token 's', \"stream.stderr\" is not valid JSON",
-        "at JSON.parse (<anonymous>)",
-    )
+    whole = unparsed("stream.stderr", whole=True)
     assert _kernel_mixed_messages([whole], page) == ([whole], [])
     assert _kernel_mixed_messages([whole], FakePage()) == ([], [whole])
     assert not jupyter_client.interleaved_iopub([b"iopub", b"stream", b"{}", b"{}", b"{}"])
@@ -93,11 +94,7 @@ def test_a_topic_in_the_metadata_or_content_is_kept_though_the_header_parses():
     in_content = [b"iopub", header, b"{}", b"{}", TOPIC]
     page = FakePage(v1_frame(in_metadata), v1_frame(in_content), v1_frame(message_parts("status")))
     assert page.log.interleaved_iopub_frames() == [in_metadata, in_content]
-    whole = jupyter_client.ConsoleEntry(
-        "pageerror",
-        "Kernel message validation error: Unexpected token 's', \"stream.stderr\" is not valid JSON",
-        "at JSON.parse (<anonymous>)",
-    )
+    whole = unparsed("stream.stderr", whole=True)
     cut = unparsed("kernel.762")
     assert _kernel_mixed_messages([whole, cut], page) == ([whole, cut], [])
     assert not jupyter_client.front_end_parses(in_metadata)

@@ -467,14 +467,19 @@ IOPUB_TOPIC = re.compile(
 )
 
 
+#: Where a v1 frame's parts (:func:`v1_parts`) hold the message's four JSON parts: header, parent header,
+#: metadata and content (the channel comes first, buffers after).
+MESSAGE_PARTS = slice(1, 5)
+
+
 def interleaved_iopub(parts: list[bytes]) -> bool:
     """Whether a malformed v1 frame is IOPub messages mixed: a topic frame where a message's part belongs.
 
     A ZMQ socket is not thread-safe: when two threads of a kernel send on its IOPub socket at the same moment,
     the frames of their messages interleave, and the Jupyter server, which relays v1 frames without parsing
-    them, passes on a message whose header is the other message's topic. ipykernel sends from the calling
-    thread whenever its IOPub thread is not running (``IOPubThread.schedule``, ipykernel 7.4), as when a
-    kernel shuts down for a restart.
+    them, passes on a message one of whose JSON parts is the other message's topic. ipykernel sends from the
+    calling thread whenever its IOPub thread is not running (``IOPubThread.schedule``, ipykernel 7.4), as
+    when a kernel shuts down for a restart.
 
     Parameters
     ----------
@@ -487,7 +492,7 @@ def interleaved_iopub(parts: list[bytes]) -> bool:
         True if the frame came on IOPub and its header, parent header, metadata or content is a topic.
 
     """
-    return parts[0] == b"iopub" and any(IOPUB_TOPIC.fullmatch(part) for part in parts[1:5])
+    return parts[0] == b"iopub" and any(IOPUB_TOPIC.fullmatch(part) for part in parts[MESSAGE_PARTS])
 
 
 def front_end_parses(parts: list[bytes]) -> bool:
@@ -507,10 +512,10 @@ def front_end_parses(parts: list[bytes]) -> bool:
         True if the frame has the four parts and each is JSON.
 
     """
-    if len(parts) < 5:
+    if len(parts) < MESSAGE_PARTS.stop:
         return False
     try:
-        for part in parts[1:5]:
+        for part in parts[MESSAGE_PARTS]:
             json.loads(part)
     except (ValueError, UnicodeDecodeError):
         return False

@@ -161,7 +161,12 @@ def _kernel_mixed_messages(errors: list[jupyter_client.ConsoleEntry], page: jupy
     judge what follows. Every other error stays a problem.
     """
     frames = page.log.interleaved_iopub_frames()
-    topics = [part for parts in frames for part in parts[1:5] if jupyter_client.IOPUB_TOPIC.fullmatch(part)]
+    topics = [
+        part
+        for parts in frames
+        for part in parts[jupyter_client.MESSAGE_PARTS]
+        if jupyter_client.IOPUB_TOPIC.fullmatch(part)
+    ]
     kernels, others = [], []
     for entry in errors:
         quoted = UNPARSED_KERNEL_MESSAGE.search(entry.text)
