@@ -30,17 +30,15 @@
       return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
     }
 
-    /* Canvas pixels per unit of the plot: the screen's pixels per CSS pixel, times the scale at which the
-       presenter view (rope-viz-present.js) or the lecture deck shows the plot, rounded up (a canvas scaled
-       down by the browser looks closer to the SVG text beside it than one scaled up); a plot scaled down to
-       fit a narrow screen (rope-viz-figures.js) gets the screen's pixels, not four to ten times as many. */
+    /* Canvas pixels per unit of the plot: the screen's pixels per CSS pixel, times the scale at which the plot
+       is shown: `data-scale` in the presenter view (rope-viz-present.js) and on a deck's slide, `data-fit` on
+       a screen narrower than the plot's layout (rope-viz-figures.js). A scale above 1 is rounded up (a canvas
+       scaled down by the browser looks closer to the SVG text beside it than one scaled up); below 1 the
+       canvas has the screen's pixels, not up to ten times as many. */
     function resolution(parent) {
       var plot = parent.closest(".rope-viz-plot");
-      var ratio = window.devicePixelRatio || 1;
-      if (!plot) { return ratio; }
-      var fit = Number(plot.dataset.fit);
-      if (!plot.dataset.scale && fit > 0 && fit < 1) { return ratio * fit; }
-      return ratio * Math.ceil(Number(plot.dataset.scale) || 1);
+      var scale = plot && Number(plot.dataset.scale || plot.dataset.fit) || 1;
+      return (window.devicePixelRatio || 1) * (scale < 1 ? scale : Math.ceil(scale));
     }
 
     function create(parent, before, box) {
