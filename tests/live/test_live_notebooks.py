@@ -36,6 +36,7 @@ import pytest
 
 from tests.live import jupyter_client
 from tests.live.conftest import ARTIFACTS, ROOT, record_artifact
+from tests.site.plot_fit import PLOT_FIT, fit_problems
 
 pytestmark = [pytest.mark.slow, pytest.mark.live]
 
@@ -106,8 +107,8 @@ def open_notebook(jupyter, browser):
     """Open notebooks of the current server; close them and shut their kernels down afterwards."""
     pages: list[jupyter_client.NotebookPage] = []
 
-    def _open(path: Path) -> jupyter_client.NotebookPage:
-        page = jupyter_client.open_notebook(browser, jupyter, path.name)
+    def _open(path: Path, **options) -> jupyter_client.NotebookPage:
+        page = jupyter_client.open_notebook(browser, jupyter, path.name, **options)
         pages.append(page)
         return page
 
@@ -604,3 +605,40 @@ def test_the_present_button_of_a_live_figure(jupyter, open_notebook):
         "f => document.activeElement === f.querySelector('.rope-viz-present button')", handle
     )
     assert not page.log.errors(_allowed(jupyter.frontend)), page.log.errors(_allowed(jupyter.frontend))
+
+
+#: The drawing width of every figure of the page against its plot's box (equal once Plotly has laid it out).
+_DRAWN_WIDTHS = """
+() => [...document.querySelectorAll('figure.rope-viz-demo .rope-viz-plot')].map(plot => ({
+  fit: plot.dataset.fit || null,
+  box: plot.offsetWidth,
+  drawn: Number(plot.querySelector('svg.main-svg').getAttribute('width')),
+}))
+"""
+
+
+def test_a_narrow_notebook_shows_every_live_figure_whole(jupyter, open_notebook):
+    """In a window 600 px wide (a small laptop window, JupyterLab's file browser open or not), the notebook is
+    narrower than a plot's layout: every live figure of chapter 5 lays its plot out at its narrowest width and
+    scales it down whole, a key step on it goes through the kernel and is drawn, and once the window is wide
+    again every plot is drawn at its full width, unscaled."""
+    page = open_notebook(ROOT / "notebooks" / "05_long_range_decay.ipynb", viewport=(600, 900))
+    problems = _check_run(page.run_all(), "Run All")
+    figures = page.figures()
+    assert figures and not problems, problems
+    for figure in figures:
+        where = f"{jupyter.frontend} figure {figure.index}"
+        page.bring_into_view(figure.selector, block="start")
+        page.page.wait_for_timeout(200)
+        fit = page.page.locator(figure.selector).evaluate(PLOT_FIT)
+        problems += fit_problems(fit, where)
+        problems += page.press(figure.sliders[0]).problems()
+    page.screenshot(ARTIFACTS / f"narrow-{jupyter.frontend}.png", figures[0].selector)
+
+    page.page.set_viewport_size({"width": 1280, "height": 900})
+    page.page.wait_for_function(
+        f"() => ({_DRAWN_WIDTHS})().every(plot => !plot.fit && Math.abs(plot.drawn - plot.box) <= 1)",
+        timeout=15_000,
+    )
+    problems += [f"{jupyter.frontend}: {error}" for error in page.log.errors(_allowed(jupyter.frontend))]
+    assert not problems, "\n".join(str(problem) for problem in problems)

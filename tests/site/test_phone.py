@@ -12,6 +12,8 @@ pixel, the pages' viewport meta tag honoured. Readers open the site there as oft
   directly looks as Plotly's drawing of the same state, scaled as well.
 * Plotly's hover follows the scale: a tap on a marker shows that marker's label beside the finger (Plotly
   takes every other tap on a touch screen as putting a label away, at any width).
+* Plotly's tool buttons keep their own size on a scaled plot, inside it at its top right, and a tap on one
+  works (scaled with the plot they were 12 px, too small to tap).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import pytest
 
 from tests.site.conftest import ROOT, wait_for_figures
 from tests.site.drawing_comparison import compare_step
+from tests.site.plot_fit import PLOT_FIT, fit_problems
 
 pytestmark = pytest.mark.browser
 
@@ -32,39 +35,6 @@ CHAPTERS = sorted(f"notebooks/{path.stem}.html" for path in (ROOT / "notebooks")
 #: screen's resolution, fall on other device pixels than Plotly's image and SVG text, which the browser scales
 #: (chapter 1's first figure: 0.6 to 0.9 % of its pixels; at most 0.2 % on figures without a heatmap).
 MAX_DIFFERING_PIXELS_SCALED = 0.012
-
-#: Per figure: how its plot is scaled and placed, and the texts of the plot that reach past its edge.
-PLOT_FIT = """
-figure => {
-  const plot = figure.querySelector('.rope-viz-plot');
-  const svg = plot.querySelector('svg.main-svg');
-  const shown = plot.getBoundingClientRect();
-  const style = getComputedStyle(figure);
-  const box = figure.getBoundingClientRect();
-  const left = box.left + figure.clientLeft + parseFloat(style.paddingLeft);
-  const inner = figure.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const content = {left: left, right: left + inner};
-  const cut = [...plot.querySelectorAll('text')].filter(text => {
-    if (!text.textContent.trim() || text.closest('.modebar')) return false;
-    const style = getComputedStyle(text);
-    if (style.visibility === 'hidden' || style.display === 'none') return false;
-    const rect = text.getBoundingClientRect();
-    return rect.width > 0 && (rect.left < shown.left - 1 || rect.right > shown.right + 1);
-  }).map(text => text.textContent.slice(0, 50));
-  let after = plot.nextElementSibling;
-  while (after && after.getBoundingClientRect().height === 0) after = after.nextElementSibling;
-  const next = after.getBoundingClientRect();
-  return {
-    fit: Number(plot.dataset.fit || 0),
-    laidOut: Number(svg.getAttribute('width')),
-    layoutWidth: plot.offsetWidth,
-    shown: {left: shown.left, right: shown.right, width: shown.width, bottom: shown.bottom},
-    content: content,
-    gapBelow: next.top - shown.bottom,
-    cut: cut,
-  };
-}
-"""
 
 WIDER_THAN_SCREEN = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
@@ -105,15 +75,7 @@ def test_every_plot_fits_a_phone_whole(open_page, relative):
         figure = page.locator("figure.rope-viz-demo").nth(index)
         figure.locator(".rope-viz-plot").scroll_into_view_if_needed()
         page.wait_for_timeout(200)
-        fit = figure.evaluate(PLOT_FIT)
-        assert 0 < fit["fit"] < 1, f"{where}: the plot is not scaled down ({fit})"
-        shown, content = fit["shown"], fit["content"]
-        assert fit["laidOut"] == fit["layoutWidth"], f"{where}: Plotly drew another width ({fit})"
-        assert abs(shown["width"] - fit["layoutWidth"] * fit["fit"]) < 1, where
-        assert content["left"] - 1 <= shown["left"], f"{where}: the plot starts left of its figure"
-        assert shown["right"] <= content["right"] + 1, f"{where}: the plot ends right of its figure"
-        assert 0 <= fit["gapBelow"] <= 12, f"{where}: {fit['gapBelow']:.0f} px from the plot to its readout"
-        assert fit["cut"] == [], f"{where}: texts of the plot cut off at its edge: {fit['cut']}"
+        assert fit_problems(figure.evaluate(PLOT_FIT), where) == []
 
         slider = figure.locator("input[type=range]").first
         before = slider.input_value()
@@ -166,4 +128,53 @@ def test_hover_follows_the_scaled_plot(open_page):
         assert beside and shown["y"] <= y <= shown["y"] + shown["height"], (
             f"stop {stop}: its label is at {shown}, the finger at ({x:.0f}, {y:.0f})"
         )
+    assert problems == [], problems
+
+
+#: Per tool button of the figure's plot: its size as shown and as laid out, and whether it lies inside the
+#: plot as shown.
+TOOL_BUTTONS = """
+figure => {
+  const shown = figure.querySelector('.rope-viz-plot').getBoundingClientRect();
+  return [...figure.querySelectorAll('.modebar-btn')].map(button => {
+    const box = button.getBoundingClientRect();
+    return {
+      title: button.dataset.title,
+      shown: [box.width, box.height],
+      own: [button.offsetWidth, button.offsetHeight],
+      inside: box.left >= shown.left - 1 && box.right <= shown.right + 1 && box.top >= shown.top - 1,
+    };
+  });
+}
+"""
+
+
+def test_tool_buttons_keep_their_size(open_page):
+    """Chapter 5's walk: a tap on the plot shows Plotly's tool buttons at their own size; "Zoom in" zooms."""
+    page, problems, _ = open_page("notebooks/05_long_range_decay.html", **PHONE)
+    wait_for_figures(page, settled=True)
+    figure = page.locator("figure.rope-viz-demo").first
+    plot = figure.locator(".rope-viz-plot")
+    plot.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    assert 0 < float(plot.get_attribute("data-fit")) < 1
+    box = plot.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.3)
+    page.wait_for_timeout(300)
+    buttons = figure.evaluate(TOOL_BUTTONS)
+    assert len(buttons) >= 5, buttons
+    for button in buttons:
+        assert button["own"][1] >= 20, f"{button['title']}: laid out {button['own']} px"
+        assert all(abs(a - b) < 1 for a, b in zip(button["shown"], button["own"], strict=True)), (
+            f"{button['title']}: shown at {button['shown']} px, laid out at {button['own']} px"
+        )
+        assert button["inside"], f"{button['title']}: outside the plot"
+    ranges = "p => JSON.stringify(p.layout.xaxis.range)"
+    before = plot.evaluate(ranges)
+    zoom = figure.locator('.modebar-btn[data-title="Zoom in"]').first
+    zoom_box = zoom.bounding_box()
+    page.touchscreen.tap(zoom_box["x"] + zoom_box["width"] / 2, zoom_box["y"] + zoom_box["height"] / 2)
+    page.wait_for_function(
+        f"p => JSON.stringify(p.layout.xaxis.range) !== {before!r}", arg=plot.element_handle(), timeout=5_000
+    )
     assert problems == [], problems
