@@ -897,8 +897,8 @@ def which_rotate_half() -> Question:
             for snippet in _ROTATE_HALF_SNIPPETS
         ],
         code=True,
-        explanation="Coordinate i must get x_i cos − x_{i+d/2} sin, and coordinate i + d/2 must get "
-        "x_{i+d/2} cos + x_i sin, so rotate_half(x) = (−x2, x1). (x2, −x1) turns every pair the other way.",
+        explanation="Coordinate i must get x[i] cos − x[i + d/2] sin, and coordinate i + d/2 must get "
+        "x[i + d/2] cos + x[i] sin, so rotate_half(x) = (−x2, x1). (x2, −x1) turns every pair the other way.",
         link=_link(10, "the-shortest-correct-implementation", "the shortest correct implementation"),
     )
 

@@ -424,7 +424,12 @@ class ChoiceQuestion(_Question):
 
     def _choice_html(self, choice: str) -> str:
         if self.code:
-            return f'<code class="rope-viz-question-code">{html.escape(choice)}</code>'
+            # One block per line of code, so that a line too long for the screen wraps under itself, indented.
+            lines = "".join(
+                f'<span class="rope-viz-question-line">{html.escape(line)}</span>'
+                for line in choice.split("\n")
+            )
+            return f'<code class="rope-viz-question-code">{lines}</code>'
         return f"<span>{_inline_html(choice)}</span>"
 
     def _response_html(self) -> str:

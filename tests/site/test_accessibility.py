@@ -1,11 +1,11 @@
-"""Accessibility of the built site in chromium: an axe-core audit of every page in light and dark mode, and
-the figures' sliders and text alternatives as a screen reader meets them.
+"""Accessibility of the built site in chromium: an axe-core audit of every page in light and dark mode and on
+a phone, and the figures' sliders and text alternatives as a screen reader meets them.
 
 axe-core comes from ``node_modules/`` (installed by ``npm ci`` from ``package-lock.json``) and is injected
 into the page by the test; the site itself never loads it. Every rule runs on the whole page: a violation
 is fixed where the markup comes from (the figure renderer, the figure script, the theme's templates in
 ``rope_viz/site/templates``, the body fixes of ``rope_viz/site/sphinx_ext.py``), never by leaving a rule or an
-element out of the audit. The counts of every rule by impact, per page and mode, are written to
+element out of the audit. The counts of every rule by impact, per page and visit, are written to
 ``test-artifacts/axe-report.json``.
 """
 
@@ -25,7 +25,13 @@ pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 #: Impacts that fail the audit; ``moderate`` and ``minor`` ones are only reported.
 FAILING_IMPACTS = ("critical", "serious")
-MODES = ("light", "dark")
+#: How each page is audited: in both modes at 1280 × 900, and on a phone (390 × 844, touch), where long lines
+#: wrap or scroll and plots are scaled down.
+VISITS = {
+    "light": {"color_scheme": "light"},
+    "dark": {"color_scheme": "dark"},
+    "phone": {"color_scheme": "light", "width": 390, "height": 844, "phone": True},
+}
 
 
 def _in_mode(page, mode: str) -> None:
@@ -38,9 +44,33 @@ def _in_mode(page, mode: str) -> None:
         )
 
 
+#: Show what a reader opens: every ``<details>`` (the interview page's answer cards, folded cells), and every
+#: question answered and checked, so that its feedback and worked answer show. Resolves, once the transitions
+#: that fade them in have ended, to how many of each.
+REVEAL = """async () => {
+    const details = [...document.querySelectorAll("details")];
+    details.forEach(element => { element.open = true; });
+    const forms = [...document.querySelectorAll("form.rope-viz-question")];
+    forms.forEach(form => {
+        const choice = form.querySelector("input[type=radio]");
+        if (choice) choice.checked = true;
+        const number = form.querySelector("input[type=text]");
+        if (number) number.value = "1";
+        form.requestSubmit();
+    });
+    await new Promise(done => requestAnimationFrame(() => done()));
+    await Promise.all(document.getAnimations()
+        .filter(animation => animation.effect.getComputedTiming().endTime !== Infinity)
+        .map(animation => animation.finished.catch(() => null)));
+    return {details: details.length, questions: forms.length,
+            solutions: document.querySelectorAll(".rope-viz-question-solution:not([hidden])").length};
+}"""
+
+
 def _audit(page) -> list[dict]:
     """Run axe on the whole page; return its violations as rule, impact and the targets of its nodes."""
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     return page.evaluate(
         """() => axe.run(document, {resultTypes: ["violations"]}).then(results => results.violations.map(
             v => ({rule: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => n.target.join(" "))}),
@@ -48,33 +78,48 @@ def _audit(page) -> list[dict]:
     )
 
 
+def _merged(first: list[dict], second: list[dict]) -> list[dict]:
+    """The violations of two audits of one page, each rule's targets once."""
+    rules: dict[str, dict] = {}
+    for violation in first + second:
+        kept = rules.setdefault(violation["rule"], {**violation, "nodes": []})
+        kept["nodes"] += [node for node in violation["nodes"] if node not in kept["nodes"]]
+    return list(rules.values())
+
+
 def test_axe_finds_nothing_critical_or_serious(built_site, open_page, subtests):
-    """Every page in both modes, once its figures are drawn and its math typeset, one subtest per visit."""
+    """Every page in both modes and on a phone, once its figures are drawn and its math typeset, and again
+    with every question answered and every fold open; one subtest per visit."""
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing; run `npm ci` (./dev.sh test does)")
     report: dict[str, dict[str, dict[str, int]]] = {}
-    for mode in MODES:
+    for visit, options in VISITS.items():
         for relative in built_site.relative_pages():
-            with subtests.test("axe: no critical or serious violation", page=relative, mode=mode):
-                page, _, _ = open_page(relative, color_scheme=mode)
+            with subtests.test("axe: no critical or serious violation", page=relative, visit=visit):
+                page, _, _ = open_page(relative, **options)
                 try:
                     wait_for_math(page)
                     wait_for_figures(page)
-                    _in_mode(page, mode)
+                    _in_mode(page, options["color_scheme"])
                     violations = _audit(page)
+                    # Then again with everything a reader can open opened, where there is any.
+                    shown = page.evaluate(REVEAL)
+                    assert shown["solutions"] == shown["questions"], shown
+                    if shown["details"] or shown["questions"]:
+                        violations = _merged(violations, _audit(page))
                 finally:
                     page.context.close()
                 counts = Counter()
                 for violation in violations:
                     counts[f"{violation['rule']} ({violation['impact']})"] += len(violation["nodes"])
-                report.setdefault(relative, {})[mode] = dict(sorted(counts.items()))
+                report.setdefault(relative, {})[visit] = dict(sorted(counts.items()))
                 failing = [
                     f"{violation['rule']} ({violation['impact']}: {violation['help']}) at {target}"
                     for violation in violations
                     if violation["impact"] in FAILING_IMPACTS
                     for target in violation["nodes"]
                 ]
-                assert not failing, f"{relative} in {mode} mode:\n  " + "\n  ".join(failing)
+                assert not failing, f"{relative} ({visit}):\n  " + "\n  ".join(failing)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "axe-report.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
 
