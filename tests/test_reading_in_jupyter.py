@@ -157,6 +157,22 @@ def test_stored_numbers_are_what_the_notebook_computes(notebook_path, plain_kern
     assert stored == computed, "run: python -m rope_viz.site.notebook_numbers"
 
 
+@pytest.mark.slow
+def test_stored_numbers_do_not_depend_on_the_machine(notebook_path, monkeypatch):
+    """Numpy picks its vector code by the processor (a float32 power with AVX-512 is a unit in the last place
+    off the baseline's for a third of RoPE's frequencies), so a number computed from such a result reads one
+    way on this machine and another on a reader's. The chapter runs again with numpy held to its baseline
+    instructions, and must give the stored numbers too: with the test above, a machine with more than the
+    baseline checks both paths."""
+    from numpy._core import _multiarray_umath as umath
+
+    extra = [feature for feature in umath.__cpu_dispatch__ if umath.__cpu_features__.get(feature)]
+    monkeypatch.setenv("NPY_DISABLE_CPU_FEATURES", " ".join(extra))
+    _, computed = notebook_numbers.run_in_plain_kernel(notebook_path, ROOT)
+    stored = notebook_numbers.stored_numbers(_notebook(notebook_path))
+    assert stored == computed, f"numpy without {extra} computes other numbers"
+
+
 # What jupyterlab-myst shows ---------------------------------------------------------------------------------
 
 
