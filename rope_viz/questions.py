@@ -53,6 +53,9 @@ _GROUPED_NUMBER = re.compile(
     r"(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?"
 )
 _CODE = re.compile(r"`([^`]+)`")
+#: A minus sign and the name or number it negates (``-x1``, ``-np.arange``), kept on one line when code wraps:
+#: browsers may break a line after a hyphen.
+_NEGATED = re.compile(r"-[\w.]+")
 _LETTERS = "ABCDEFGHIJ"
 
 
@@ -426,7 +429,9 @@ class ChoiceQuestion(_Question):
         if self.code:
             # One block per line of code, so that a line too long for the screen wraps under itself, indented.
             lines = "".join(
-                f'<span class="rope-viz-question-line">{html.escape(line)}</span>'
+                '<span class="rope-viz-question-line">'
+                + _NEGATED.sub(r'<span class="rope-viz-question-unbroken">\g<0></span>', html.escape(line))
+                + "</span>"
                 for line in choice.split("\n")
             )
             return f'<code class="rope-viz-question-code">{lines}</code>'

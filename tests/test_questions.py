@@ -276,12 +276,14 @@ def test_link_target_is_relative_to_a_page_of_the_course():
 
 class _Element:
     def __init__(self, tag: str, attributes: dict[str, str | None], parent: _Element | None) -> None:
-        self.tag, self.attributes, self.parent, self.children, self.text = tag, attributes, parent, [], ""
+        self.tag, self.attributes, self.parent = tag, attributes, parent
+        self.children: list[_Element | str] = []  # elements and text, in document order
 
     def walk(self):
         yield self
         for child in self.children:
-            yield from child.walk()
+            if isinstance(child, _Element):
+                yield from child.walk()
 
     def find_all(self, tag: str | None = None, **attributes: object) -> list[_Element]:
         return [
@@ -302,7 +304,7 @@ class _Element:
         return found
 
     def all_text(self) -> str:
-        return self.text + "".join(child.all_text() for child in self.children)
+        return "".join(child if isinstance(child, str) else child.all_text() for child in self.children)
 
 
 def _matches(attributes: dict[str, str | None], name: str, value: object) -> bool:
@@ -329,7 +331,7 @@ class _TreeBuilder(html.parser.HTMLParser):
         self.current = self.current.parent
 
     def handle_data(self, data):
-        self.current.text += data
+        self.current.children.append(data)
 
 
 def tree(markup: str) -> _Element:
@@ -391,6 +393,21 @@ def test_choice_html_holds_one_labelled_radio_per_choice():
         for label in root.find_all("label")
     ]
     assert shown == [choice.split("\n") for choice in question.choices]
+
+
+def test_a_minus_sign_stays_with_what_it_negates_when_code_wraps():
+    """``rotated = np.concatenate([-x1, x2])`` must not wrap as ``[-`` and ``x1`` on a phone: the sign is the
+    question."""
+    question = question_bank.build("which_rotate_half")
+    root = tree(question.to_html())
+    negated = 0
+    for choice, label in zip(question.choices, root.find_all("label"), strict=True):
+        (code,) = label.find_all("code")
+        assert code.all_text() == choice
+        kept = [span.all_text() for span in code.find_all("span", **{"class": "rope-viz-question-unbroken"})]
+        assert kept == re.findall(r"-[\w.]+", choice), choice
+        negated += len(kept)
+    assert negated == 3  # -x1 in A and B, -x2 in D
 
 
 def test_html_escapes_text_and_marks_code():
