@@ -10,8 +10,9 @@ pixel, the pages' viewport meta tag honoured. Readers open the site there as oft
   titles and legends at both ends and some tick labels at the left.
 * A tap on the first slider of each figure moves it, and the step is drawn directly; one step of it drawn
   directly looks as Plotly's drawing of the same state, scaled as well.
-* Plotly's hover follows the scale: a tap on a marker shows that marker's label beside the finger (Plotly
-  takes every other tap on a touch screen as putting a label away, at any width).
+* Plotly's hover follows the scale: a tap on a marker shows that marker's label beside the finger, its words
+  at Plotly's own 13 px (Plotly takes every other tap on a touch screen as putting a label away, at any
+  width).
 * Plotly's tool buttons keep their own size on a scaled plot, inside it at its top right, and a tap on one
   works (scaled with the plot they were 12 px, too small to tap).
 """
@@ -121,6 +122,11 @@ def test_hover_follows_the_scaled_plot(open_page):
         label.wait_for(state="attached", timeout=2_000)
         first_line = label.locator("tspan.line").first.text_content()
         assert re.fullmatch(rf"stop S_{stop}\s*", first_line), f"stop {stop}: the label of {first_line!r}"
+        # Its words at Plotly's own size on the screen, 13 px, not scaled down with the plot.
+        shown_size = label.locator("text").first.evaluate(
+            "t => parseFloat(getComputedStyle(t).fontSize) * Number(t.closest('.rope-viz-plot').dataset.fit)"
+        )
+        assert abs(shown_size - 13) < 0.5, f"stop {stop}: the label's words are {shown_size:.1f} px"
         # The label's box points at the marker from its right or, short of room, from its left.
         shown = label.locator("path").bounding_box()
         right = shown["x"] + shown["width"]
