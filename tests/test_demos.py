@@ -71,6 +71,17 @@ def test_demo_uses_only_trace_types_of_the_served_plotly_bundle(demo):
     assert not any(key.startswith("polar") for key in demo.base_figure()["layout"])
 
 
+def test_demo_leaves_the_hover_labels_font_size_to_plotly(demo):
+    """The phone's rule in ``rope-viz-figures.css`` gives a scaled plot's hover labels Plotly's default size
+    back (13 px): a figure with a size of its own would get that one instead."""
+    base = demo.base_figure()
+    sizes = [
+        (where, part.get("hoverlabel", {}).get("font", {}).get("size"))
+        for where, part in [("layout", base["layout"]), *(("trace", trace) for trace in base["data"])]
+    ]
+    assert [size for _, size in sizes if size is not None] == [], sizes
+
+
 def test_every_site_state_is_a_valid_figure(demo):
     base = demo.base_figure()
     grids = [control.site_values for control in demo.controls]

@@ -122,11 +122,14 @@ def test_hover_follows_the_scaled_plot(open_page):
         label.wait_for(state="attached", timeout=2_000)
         first_line = label.locator("tspan.line").first.text_content()
         assert re.fullmatch(rf"stop S_{stop}\s*", first_line), f"stop {stop}: the label of {first_line!r}"
-        # Its words at Plotly's own size on the screen, 13 px, not scaled down with the plot.
-        shown_size = label.locator("text").first.evaluate(
-            "t => parseFloat(getComputedStyle(t).fontSize) * Number(t.closest('.rope-viz-plot').dataset.fit)"
+        # Its words on the screen at the size Plotly gives them (its layout's hover font), not scaled down.
+        sizes = label.locator("text").first.evaluate(
+            """t => { const plot = t.closest('.rope-viz-plot');
+                return [parseFloat(getComputedStyle(t).fontSize) * Number(plot.dataset.fit),
+                        plot._fullLayout.hoverlabel.font.size]; }"""
         )
-        assert abs(shown_size - 13) < 0.5, f"stop {stop}: the label's words are {shown_size:.1f} px"
+        shown_size, own_size = sizes
+        assert abs(shown_size - own_size) < 0.5, f"stop {stop}: words of {shown_size:.1f} px, not {own_size}"
         # The label's box points at the marker from its right or, short of room, from its left.
         shown = label.locator("path").bounding_box()
         right = shown["x"] + shown["width"]
