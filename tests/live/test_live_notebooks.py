@@ -620,8 +620,9 @@ _DRAWN_WIDTHS = """
 def test_a_narrow_notebook_shows_every_live_figure_whole(jupyter, open_notebook):
     """In a window 600 px wide (a small laptop window, JupyterLab's file browser open or not), the notebook is
     narrower than a plot's layout: every live figure of chapter 5 lays its plot out at its narrowest width and
-    scales it down whole, a key step on it goes through the kernel and is drawn, and once the window is wide
-    again every plot is drawn at its full width, unscaled."""
+    scales it down whole, with no empty band of more than two lines above it where a scene's caption goes, a
+    key step on it goes through the kernel and is drawn, and once the window is wide again every plot is drawn
+    at its full width, unscaled."""
     page = open_notebook(ROOT / "notebooks" / "05_long_range_decay.ipynb", viewport=(600, 900))
     problems = _check_run(page.run_all(), "Run All")
     figures = page.figures()

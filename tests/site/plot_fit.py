@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+#: The most lines an empty scene caption keeps free (``CAPTION_LINES`` in ``rope-viz-figures.js``): a
+#: narrow figure does not show an empty band of many lines above its plot while no scene is on screen.
+MOST_CAPTION_LINES = 2
+
 #: Per figure: how its plot is scaled and placed, and the texts of the plot that reach past its edge.
 PLOT_FIT = """
 figure => {
@@ -30,6 +34,10 @@ figure => {
   let after = plot.nextElementSibling;
   while (after && after.getBoundingClientRect().height === 0) after = after.nextElementSibling;
   const next = after.getBoundingClientRect();
+  const caption = figure.querySelector('.rope-viz-scene-caption');
+  const captionStyle = caption && getComputedStyle(caption);
+  const captionLines = caption
+    ? parseFloat(captionStyle.minHeight) / parseFloat(captionStyle.lineHeight) || 0 : 0;
   return {
     fit: Number(plot.dataset.fit || 0),
     laidOut: Number(svg.getAttribute('width')),
@@ -38,6 +46,7 @@ figure => {
     content: content,
     gapBelow: next.top - shown.bottom,
     cut: cut,
+    captionLines: captionLines,
   };
 }
 """
@@ -47,8 +56,9 @@ def fit_problems(fit: dict[str, Any], where: str) -> list[str]:
     """What is wrong with a plot that should be scaled down whole (``fit`` as :data:`PLOT_FIT` reads it).
 
     The plot is scaled below 1; Plotly drew it at its layout width; it is shown at that width times the scale,
-    inside its figure's content box; the next element (the readout) starts 0 to 12 px under its drawing; and
-    no text of the plot reaches past its edge.
+    inside its figure's content box; the next element (the readout) starts 0 to 12 px under its drawing; no
+    text of the plot reaches past its edge; and the scene caption above it keeps room for at most
+    :data:`MOST_CAPTION_LINES` lines while it is empty.
     """
     shown, content = fit["shown"], fit["content"]
     checks = [
@@ -59,5 +69,9 @@ def fit_problems(fit: dict[str, Any], where: str) -> list[str]:
         (shown["right"] <= content["right"] + 1, "the plot ends right of its figure"),
         (0 <= fit["gapBelow"] <= 12, f"{fit['gapBelow']:.0f} px from the plot to the text under it"),
         (fit["cut"] == [], f"texts of the plot cut off at its edge: {fit['cut']}"),
+        (
+            fit["captionLines"] <= MOST_CAPTION_LINES + 0.05,
+            f"the scene caption keeps room for {fit['captionLines']:.1f} lines above the plot",
+        ),
     ]
     return [f"{where}: {message} ({fit})" for passed, message in checks if not passed]

@@ -5,8 +5,9 @@ pixel, the pages' viewport meta tag honoured. Readers open the site there as oft
   reference, an identifier in a heading) break (``rope-viz-page.css``).
 * Every plot of every chapter is laid out at the narrowest width its titles, legends and tick labels fit
   (``NARROWEST_PLOT`` in ``rope-viz-figures.js``) and scaled down to its figure's width, whole: no text of
-  the plot is cut off at its edge, the plot lies inside its figure, and the readout follows right under its
-  drawing (the room the scaled drawing leaves is taken back). Before, a 332 px wide plot cut its subplot
+  the plot is cut off at its edge, the plot lies inside its figure, the readout follows right under its
+  drawing (the room the scaled drawing leaves is taken back), and an empty scene caption above it keeps
+  room for two lines at most (three or four before). Before, a 332 px wide plot cut its subplot
   titles and legends at both ends and some tick labels at the left.
 * A tap on the first slider of each figure moves it, and the step is drawn directly; one step of it drawn
   directly looks as Plotly's drawing of the same state, scaled as well.

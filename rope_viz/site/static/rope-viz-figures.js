@@ -38,6 +38,11 @@
      below about 640 px their titles, legends and tick labels no longer fit: on a narrower screen (a phone)
      the plot is laid out at this width and scaled down to the figure's width, whole, as an image would be. */
   var NARROWEST_PLOT = 640;
+  /* The most lines of a scene's caption kept free while no scene is on screen. At the page's width every
+     caption fits in two, so the plot stays put as scenes change; on a phone or in a narrow notebook panel,
+     where a caption takes up to five, a longer one moves the plot down while it shows, and no empty band of
+     five lines sits above the plot the rest of the time. */
+  var CAPTION_LINES = 2;
 
   var LIGHT = { font: "#1f2328", grid: "#d8dee4", line: "#8c959f" };
   var DARK = { font: "#ced6dd", grid: "#3a434c", line: "#6e7781" };
@@ -513,12 +518,13 @@
       reservedWidth = readout.clientWidth;
       tallestShown = reserveTallest(readout, source.longestReadouts || []);
       if (sceneCaption) {
-        reserveTallest(sceneCaption, scenes.map(function (scene) { return scene.caption; }));
+        reserveTallest(sceneCaption, scenes.map(function (scene) { return scene.caption; }), CAPTION_LINES);
       }
       root.dataset.reserved = "true";
     }
-    /* Give `element` the height of the tallest of `texts` and of its own text; return that height. */
-    function reserveTallest(element, texts) {
+    /* Give `element` the height of the tallest of `texts` and of its own text, but at most `lines` lines of
+       it if given; return that height. */
+    function reserveTallest(element, texts, lines) {
       var shownText = element.textContent;
       element.style.minHeight = "";
       var tallest = Math.max.apply(null, texts.concat([shownText]).map(function (text) {
@@ -526,6 +532,8 @@
         return element.getBoundingClientRect().height;
       }));
       element.textContent = shownText;
+      var line = parseFloat(getComputedStyle(element).lineHeight);  // NaN for "normal": no cap
+      if (lines && line > 0) { tallest = Math.min(tallest, lines * line); }
       element.style.minHeight = tallest + "px";
       return tallest;
     }
