@@ -57,7 +57,9 @@ def dial_traces(
             "x": label_x,
             "y": label_y,
             "text": [f"{angle}°" for angle in DIAL_LABELS],
-            "textfont": {"size": 13, "color": "rgba(128,128,128,1)"},
+            # The theme's text colour (no colour of its own): grey was 3.9:1 on white, under the 4.5:1 that
+            # text needs.
+            "textfont": {"size": 13},
             # Whole even where the dial gets less height than on the page (the presenter view): a label's
             # size is in px, the dial's room for it in data units.
             "cliponaxis": False,

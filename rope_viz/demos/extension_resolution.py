@@ -98,7 +98,7 @@ class InterpolationResolution(Demo):
             "x": [0.0, 0.0, 0.0],
             "y": [RINGS["pi"] - 0.07, RINGS["ntk"] - 0.07, RINGS["plain"] - 0.07],
             "text": ["PI", "NTK", "plain"],
-            "textfont": {"size": FONT_SIZE - 2, "color": "rgba(128,128,128,1)"},
+            "textfont": {"size": FONT_SIZE - 2},  # the theme's text colour (grey was 3.9:1 on white)
             "hoverinfo": "skip",
             "showlegend": False,
             "xaxis": "x",

@@ -105,7 +105,9 @@ class Rotation2D(Demo):
                 "name": "q at positions 0 … m",
                 "textposition": "top center",
                 "cliponaxis": False,  # the numbers by the points stay whole on a short plane
-                "textfont": {"size": 11, "color": Q_COLOR},
+                # The numbers take the theme's text colour, each beside its point (in the vector's colour
+                # they had 3.1:1 on white, or on the dark page, under the 4.5:1 that text needs).
+                "textfont": {"size": 11},
                 **plane,
                 "marker": {"color": Q_TRAIL, "size": 7},
                 "hovertemplate": "R(jθ) q<extra></extra>",
@@ -116,7 +118,7 @@ class Rotation2D(Demo):
                 "name": "k at positions 0 … n",
                 "textposition": "bottom center",
                 "cliponaxis": False,  # the numbers by the points stay whole on a short plane
-                "textfont": {"size": 11, "color": K_COLOR},
+                "textfont": {"size": 11},
                 **plane,
                 "marker": {"color": K_TRAIL, "size": 7},
                 "hovertemplate": "R(jθ) k<extra></extra>",

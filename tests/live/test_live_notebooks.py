@@ -9,7 +9,11 @@ For each front end (JupyterLab 4, Notebook 7) and each chapter notebook:
 * no console error (except the ones listed in :data:`ALLOWED_CONSOLE_ERRORS`, each with its reason, and the
   front end's error on an IOPub message the kernel itself mixed up, shown by the frame received, see
   :func:`_kernel_mixed_messages`), no request off 127.0.0.1, one kernel websocket for the notebook;
-* every step of every gesture is painted (the figure settles; a figure that stops answering fails).
+* every step of every gesture is painted (the figure settles; a figure that stops answering fails);
+* with a scene's caption shown on each figure and every question answered and checked, in the front end's
+  own light and dark themes: axe-core (as on the site) finds nothing critical or serious in the live figures
+  and questions and leaves nothing undecided but the contrast of the SVG text Plotly draws, and every plot's
+  words follow the theme at 4.5:1 or more (see :func:`_accessibility_problems`).
 
 How fast is measured, not asserted: each chapter's report records the time from a figure's cell starting to
 run to its first slider being interactive, and the step latency (input event to the first frame painted after
@@ -33,10 +37,12 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.live import jupyter_client
 from tests.live.conftest import ARTIFACTS, ROOT, record_artifact
 from tests.site.plot_fit import PLOT_FIT, fit_problems
+from tests.site.plot_text import LEAST_CONTRAST, PLOT_TEXT_CONTRAST, low_contrast_words
 
 pytestmark = [pytest.mark.slow, pytest.mark.live]
 
@@ -235,6 +241,9 @@ def test_run_all_and_move_every_slider(jupyter, open_notebook, notebook):
     summary = jupyter_client.latency_summary(gestures)
     if figures:
         page.screenshot(ARTIFACTS / f"{frontend}__{notebook.stem}.png", figures[0].selector)
+    problems += _accessibility_problems(page, figures, key)
+    if figures:
+        page.screenshot(ARTIFACTS / f"{frontend}__{notebook.stem}-dark.png", figures[0].selector)
     problems += _check_side_effects(page, frontend, key)
     problems += _check_kernel_sockets(page)
     figure_cells = {figure.cell_index for figure in figures}
@@ -643,3 +652,135 @@ def test_a_narrow_notebook_shows_every_live_figure_whole(jupyter, open_notebook)
     )
     problems += [f"{jupyter.frontend}: {error}" for error in page.log.errors(_allowed(jupyter.frontend))]
     assert not problems, "\n".join(str(problem) for problem in problems)
+
+
+#: axe-core from ``node_modules/`` (``npm ci``), injected into the notebook page by the test, as on the site.
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+#: The front ends' own themes, by the name their "change theme" command takes (the same in both).
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+
+#: JupyterLab and Notebook 7 lay their whole interface out in absolutely placed panels over a body of height 0
+#: that hides its overflow; axe takes that body as clipping every element in the notebook, and runs no
+#: colour-contrast check on any. Before the audit the body and its root get the window's height, which moves
+#: nothing on screen (the test checks).
+_AUDIT_SETUP = "() => { document.documentElement.style.height = document.body.style.height = '100%'; }"
+
+#: axe's findings within the live figures and questions (the front end's own interface is not the course's
+#: to fix): its violations, and what it could not decide, save the colour contrast of the SVG text Plotly
+#: draws (which :mod:`tests.site.plot_text` measures). Two figures with one id are such a case: axe leaves
+#: open which label a slider has.
+_AXE_ON_FIGURES_AND_QUESTIONS = """
+async () => {
+  const findings = [];
+  // What is on top at the middle of an element, if not the element itself (what axe's "overlapped" means).
+  const onTop = element => {
+    const box = element.getBoundingClientRect();
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!top || element.contains(top)) return '';
+    return ` (on top: ${top.tagName.toLowerCase()}.${[...top.classList].slice(0, 3).join('.')})`;
+  };
+  const finding = (v, n, impact) => ({
+    rule: v.id, impact: impact, help: v.help, target: n.target.join(' '),
+    why: n.any.concat(n.all, n.none).map(check => check.message).join(' ')
+      + (impact === 'undecided' ? onTop(n.element) : ''),
+  });
+  // Each element in view: axe leaves the contrast of text outside the view, or under the front end's
+  // toolbar, undecided. An element taller than the view is audited with its top in view, then its bottom;
+  // what is undecided both times counts.
+  for (const element of document.querySelectorAll('figure.rope-viz-demo, .rope-viz-question')) {
+    let undecided = null;
+    for (const block of ['start', 'end']) {
+      element.scrollIntoView({block: block});
+      await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+      const results = await axe.run(element, {elementRef: true});
+      results.violations.forEach(v => v.nodes.forEach(n => findings.push(finding(v, n, v.impact))));
+      const open = new Map();
+      results.incomplete.forEach(v => v.nodes.filter(n => !n.element.closest('svg'))
+        .forEach(n => open.set(v.id + ' ' + n.target.join(' '), finding(v, n, 'undecided'))));
+      undecided = undecided === null ? open : new Map([...undecided].filter(([key]) => open.has(key)));
+    }
+    findings.push(...undecided.values());
+  }
+  const seen = new Set();
+  return findings.filter(f => !seen.has(f.rule + f.target) && seen.add(f.rule + f.target));
+}
+"""
+
+#: Where each live figure is on screen.
+_FIGURE_BOXES = """
+() => [...document.querySelectorAll('figure.rope-viz-demo')].map(figure => {
+  const box = figure.getBoundingClientRect();
+  return [box.left, box.top, box.width, box.height];
+})
+"""
+
+
+def _show_what_a_reader_opens(page: jupyter_client.NotebookPage, figures: list) -> list[str]:
+    """Show a scene's caption on every figure that has scenes, and answer and check every question (the kernel
+    grades it and shows the feedback and worked answer); return what did not show."""
+    for figure in figures:
+        scene = page.page.locator(figure.selector).locator(".rope-viz-scenes button").last
+        if scene.count():
+            page.bring_into_view(figure.selector)
+            scene.click()
+    questions = page.page.locator(".rope-viz-question")
+    for index in range(questions.count()):
+        question = questions.nth(index)
+        question.scroll_into_view_if_needed()
+        if question.locator("input[type=radio]").count():
+            question.locator("input[type=radio]").first.check()
+            question.get_by_role("button", name="Check").click()
+        else:
+            question.locator("input[type=text]").fill("1")
+            question.locator("input[type=text]").press("Enter")
+    try:
+        page.page.wait_for_function(
+            "n => document.querySelectorAll('.rope-viz-question [data-rope-viz-feedback]').length === n",
+            arg=questions.count(),
+            timeout=15_000,
+        )
+    except PlaywrightTimeoutError:
+        return [f"of {questions.count()} questions checked, not every one showed its feedback"]
+    return []
+
+
+def _accessibility_problems(page: jupyter_client.NotebookPage, figures: list, where: str) -> list[str]:
+    """In the front end's own light and dark themes (switched as its menu does): axe-core's findings in the
+    live figures and questions (:data:`_AXE_ON_FIGURES_AND_QUESTIONS`), and the words of the plots with less
+    than 4.5:1 against what lies behind the plot (:mod:`tests.site.plot_text`: axe does not check the SVG text
+    Plotly draws), each plot having followed the theme."""
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing; run `npm ci` (./dev.sh test does)")
+    problems = _show_what_a_reader_opens(page, figures)
+    page.page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    for theme, name in THEMES.items():
+        page.page.evaluate(
+            "name => window.jupyterapp.commands.execute('apputils:change-theme', {theme: name})", name
+        )
+        # The front end covers the page with its splash screen while it changes theme, and fades it out after.
+        page.page.wait_for_function(
+            "light => document.body.dataset.jpThemeLight === light"
+            " && !document.querySelector('#jupyterlab-splash')",
+            arg=str(theme == "light").lower(),
+            timeout=15_000,
+        )
+        # The figures redraw their plots in the theme's colours (a Plotly relayout each): wait until every
+        # word of every plot has its contrast, then measure (words that never get it are reported).
+        try:
+            page.page.wait_for_function(
+                f"least => ({PLOT_TEXT_CONTRAST})(least).length === 0", arg=LEAST_CONTRAST, timeout=15_000
+            )
+        except PlaywrightTimeoutError:
+            pass
+        problems += low_contrast_words(page.page, f"{where}, {theme},")
+        boxes = page.page.evaluate(_FIGURE_BOXES)
+        page.page.evaluate(_AUDIT_SETUP)
+        if page.page.evaluate(_FIGURE_BOXES) != boxes:
+            problems.append(f"{where}, {theme}: the audit's setup moved the figures")
+        problems += [
+            f"{where}, {theme}: {finding['rule']} ({finding['impact']}: {finding['why']}) "
+            f"at {finding['target']}"
+            for finding in page.page.evaluate(_AXE_ON_FIGURES_AND_QUESTIONS)
+            if finding["impact"] in ("critical", "serious", "undecided")
+        ]
+    return problems

@@ -41,7 +41,12 @@ function element(tag, attributes, text) {
   return node;
 }
 
-let figureCount = 0;
+/* How many figures this page has made, for their element ids. Kept on the page, not in this module: each
+   widget may run its own copy of the module, and two figures with one id would share their labels. */
+function nextFigureNumber() {
+  globalThis.__ropeVizLiveFigures = (globalThis.__ropeVizLiveFigures ?? 0) + 1;
+  return globalThis.__ropeVizLiveFigures;
+}
 
 /* JupyterLab and Notebook 7 read every key press on the page before it reaches its target (a listener on the
    document, in the capture phase) and take arrow keys for moving between cells, so the sliders would never
@@ -78,7 +83,7 @@ const memory = (globalThis.__ropeVizLiveMemory ??= new WeakMap());
 
 /* The same markup as the site's figures (rope_viz.figures.static.SiteFigure.to_html), sliders at `start`. */
 function figureMarkup(model, start) {
-  const ident = `rope-viz-live-${++figureCount}`;
+  const ident = `rope-viz-live-${nextFigureNumber()}`;
   const title = model.get("title");
   const root = element("figure", {
     class: "rope-viz-demo rope-viz-live", id: ident, "aria-label": title, "aria-describedby": `${ident}-readout`,
