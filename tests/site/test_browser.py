@@ -367,6 +367,34 @@ def _check_scene_links(page, relative: str, tally: dict[str, list[str]]) -> None
         assert "#scene:" not in page.url, f"{where}: the link navigated"
 
 
+#: The tool buttons a figure may show, each working in the page and offline. plotly.js 3 adds "Share chart..."
+#: by default, which sends the figure to Plotly's servers after a confirmation; the figures turn it off.
+OFFLINE_TOOLS = frozenset(
+    {"Download plot as a PNG", "Zoom", "Pan", "Zoom in", "Zoom out", "Autoscale", "Reset axes"}
+)
+
+
+def _check_tool_buttons(page, relative: str, tally: dict[str, list[str]]) -> None:
+    """Every tool button of every figure is one of :data:`OFFLINE_TOOLS`, and the first figure's camera button
+    saves the plot as a PNG file."""
+    titles = page.evaluate(
+        "() => [...document.querySelectorAll('figure.rope-viz-demo')]"
+        ".map(f => [...f.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title')))"
+    )
+    for index, names in enumerate(titles):
+        assert set(names) <= OFFLINE_TOOLS, (
+            f"{relative} figure {index}: tool buttons {sorted(set(names) - OFFLINE_TOOLS)}"
+        )
+        assert "Download plot as a PNG" in names, f"{relative} figure {index}: no camera button ({names})"
+    figure = page.locator("figure.rope-viz-demo").first
+    figure.locator(".rope-viz-plot").scroll_into_view_if_needed()
+    figure.locator(".rope-viz-plot").hover()
+    with page.expect_download(timeout=15_000) as download:
+        figure.locator('.modebar-btn[data-title="Download plot as a PNG"]').click()
+    name = download.value.suggested_filename
+    assert name.endswith(".png"), f"{relative}: the camera button saved {name!r}"
+
+
 #: The checks of a chapter page, in the order they run on it, each with its subtest's name. Each takes the
 #: page, its path in the site and the tally of the steps drawn directly, redrawn by Plotly and on a canvas.
 CHAPTER_CHECKS = (
@@ -376,6 +404,7 @@ CHAPTER_CHECKS = (
     ("arrow keys step, Home and End reach the ends, Tab goes from control to control", _check_keyboard),
     ("every scene button sets the sliders, draws the scene and shows its caption", _check_scenes),
     ("every scene link in the text shows its scene", _check_scene_links),
+    ("every tool button works offline; the camera saves a PNG", _check_tool_buttons),
 )
 
 

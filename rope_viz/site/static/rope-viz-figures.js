@@ -292,7 +292,10 @@
     var config = {
       responsive: true,
       displaylogo: false,
-      modeBarButtonsToRemove: ["sendDataToCloud", "select2d", "lasso2d"],
+      // No "Share chart..." button: it uploads the figure to Plotly's servers (plotly.js 3 shows it by
+      // default); every tool a figure shows works in the page, offline.
+      showSendToCloud: false,
+      modeBarButtonsToRemove: ["select2d", "lasso2d"],
       toImageButtonOptions: { format: "png", scale: 2 }
     };
     var detached = false;  // the figure left the page (a live figure's view was removed): do nothing more
