@@ -1283,7 +1283,9 @@
     }
 
     /* A y axis's title and labels as Plotly drew them; null for an axis without both, or a title that is not
-       turned a quarter about its anchor, or labels not measured here. */
+       turned a quarter about its anchor, or labels not measured here. A title with no box yet (the drawing was
+       read before chromium laid the title out: seen once, on a loaded machine, where the title then moved to
+       the plot's far side) is read again when a step needs it (titleOf). */
     function readTitle(name) {
       var axis = plot._fullLayout[name];
       var id = axis._id;
@@ -1308,6 +1310,7 @@
         reserved.r = Math.max(reserved.r, margins[key].r || 0);
       });
       return {
+        unread: !own.width && !own.height,
         text: text, example: labels[0], side: axis.side, x: x, y: y,
         standoff: Object.prototype.hasOwnProperty.call(axis.title, "standoff"),
         box: { left: x + own.y - y, right: x + own.y + own.height - y, top: y - own.x - own.width + x,
@@ -1319,8 +1322,13 @@
 
     /* Place the title of axis `name` beside `ticks` (labels at `labelShift` off their ticks), as Plotly does:
        a step, or null if the labels are not measured here. */
+    function titleOf(name) {
+      if (titles[name] && titles[name].unread) { titles[name] = readTitle(name); }
+      return titles[name];
+    }
+
     function planTitle(name, axis, ticks, labelShift) {
-      var title = titles[name];
+      var title = titleOf(name);
       if (!title) { return function () {}; }
       var boxes = labelBoxes(title.example, ticks.map(function (tick) { return tick.text; }),
         ticks.map(function (tick) { return axis._offset + tick.pixel + labelShift; }));
