@@ -82,6 +82,23 @@ def test_demo_leaves_the_hover_labels_font_size_to_plotly(demo):
     assert [size for _, size in sizes if size is not None] == [], sizes
 
 
+def test_demo_leaves_the_colour_of_its_words_to_the_theme(demo):
+    """Words drawn in the plot (point labels, annotations) take the theme's text colour, which the figure
+    script sets for light and dark: no grey or trace colour reaches 4.5:1 against both the white and the dark
+    page (the browser audit measures every word, ``tests/site/plot_text.py``)."""
+    base = demo.base_figure()
+    coloured = [
+        (f"trace {index}", trace["textfont"]["color"])
+        for index, trace in enumerate(base["data"])
+        if (trace.get("textfont") or {}).get("color") is not None
+    ] + [
+        (f"annotation {annotation.get('text', '')!r}", annotation["font"]["color"])
+        for annotation in base["layout"].get("annotations") or []
+        if (annotation.get("font") or {}).get("color") is not None
+    ]
+    assert coloured == [], coloured
+
+
 def test_every_site_state_is_a_valid_figure(demo):
     base = demo.base_figure()
     grids = [control.site_values for control in demo.controls]
