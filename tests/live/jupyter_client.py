@@ -1042,7 +1042,7 @@ _HELPERS_SCRIPT = """
     if (!root) return null;
     const svgs = root.querySelectorAll(`${plotSelector} svg.main-svg`);
     let hash = 2166136261;
-    // The figure script paints heatmap cells, changing tick labels and marker clouds on canvas layers
+    // The figure script paints heatmap cells and marker clouds on canvas layers
     // inside the SVG: their pixels are part of what the figure shows.
     const canvases = [...root.querySelectorAll(`${plotSelector} canvas`)].map(canvas => {
       try { return canvas.toDataURL(); } catch (error) { return ''; }

@@ -91,7 +91,7 @@ class ColouredMarkers(Demo):
 
 
 class MarkerCloud(Demo):
-    """Enough markers (80) for the direct drawing to paint them on a canvas."""
+    """Enough markers (160, over ``CANVAS_MARKERS`` in ``rope-viz-direct.js``) to be painted on a canvas."""
 
     title = "Marker cloud"
     controls = (_steps("spread", 4),)
@@ -101,8 +101,8 @@ class MarkerCloud(Demo):
         return {"data": [trace], "layout": _axes(x_range=(-1, 11))}
 
     def view(self, spread: float) -> View:
-        xs = [round(k / 8, 4) for k in range(80)]
-        ys = [round((1 + spread) / 3 * math.sin(1.7 * k), 4) for k in range(80)]
+        xs = [round(k / 16, 4) for k in range(160)]
+        ys = [round((1 + spread) / 3 * math.sin(1.7 * k), 4) for k in range(160)]
         return View(traces=[{"x": xs, "y": ys}], readout=f"spread {spread}")
 
 

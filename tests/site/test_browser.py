@@ -439,7 +439,7 @@ def test_every_page_in_one_visit(built_site, open_page, subtests):
     # The slider latency rests on the direct path: every step of every slider takes it.
     assert tally["redrawn"] == [], f"steps redrawn by Plotly: {tally['redrawn']}"
     assert tally["redrawn in a sweep"] == [], f"steps redrawn by Plotly: {tally['redrawn in a sweep']}"
-    # Heatmaps, tick labels that change and clouds of markers are painted on canvas layers.
+    # Heatmaps and clouds of markers are painted on canvas layers.
     assert tally["on canvas"], "no step drawn directly showed a canvas layer"
 
 

@@ -115,6 +115,10 @@ def test_every_step_drawn_directly_looks_as_plotly_draws_it(browser, feature_sit
         assert problems == [], problems
         if feature in PAINTED_ON_CANVAS:
             assert canvases, f"{feature.__name__}: no step was painted on a canvas layer"
+        else:
+            # A canvas layer costs the compositor more than it saves where few elements move (tick labels, a
+            # few markers): benchmarks/README.md, "Canvas layers only where they pay".
+            assert not canvases, f"{feature.__name__}: a step was painted on a canvas layer"
     finally:
         context.close()
 

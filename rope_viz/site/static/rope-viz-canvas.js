@@ -1,8 +1,8 @@
 /* rope-viz: canvas layers for the direct drawing of a slider step (rope-viz-direct.js).
  *
  * Some parts of a figure are hundreds of SVG elements: a heatmap with a number in every cell, a cloud of
- * markers, tick labels whose text changes. Changing them element by element makes chromium restyle, lay
- * out and repaint each one, which alone can take longer than a frame. While a slider moves, such a part is
+ * markers. Changing them element by element makes chromium restyle, lay out and repaint each one, which
+ * alone can take longer than a frame. While a slider moves, such a part is
  * painted instead on one <canvas>, placed in a <foreignObject> at the part's own place in the SVG (so that
  * whatever Plotly draws above it stays above it), and its own elements are hidden. When Plotly next draws
  * the figure, the canvases go and the elements come back.
@@ -129,12 +129,7 @@
       });
     }
 
-    /* Whether layer `key` shows (or is drawn on, to show at the end of this step). */
-    function has(key) {
-      return key in all && all[key].used;
-    }
-
-    return { context: context, show: show, remove: remove, clear: clear, has: has };
+    return { context: context, show: show, remove: remove, clear: clear };
   }
 
   /* ---- painting what an SVG element would paint ---- */

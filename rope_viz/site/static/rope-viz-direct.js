@@ -4,10 +4,9 @@
  * Most steps move only a few things, and moving them in the SVG takes a few milliseconds: line and fill
  * paths, marker and label positions, marker colours, bar heights, heatmap cells; axis ranges with their
  * gridlines and tick labels (the site writes such axes with explicit ticks in every state, see
- * rope_viz/figures/direct_drawing.py); shapes; annotations. Heatmaps, tick labels whose text changes and
- * clouds of markers are painted on canvas layers instead (rope-viz-canvas.js). rope-viz-figures.js asks this
- * module first; when a step needs anything it does not cover, it says so before touching the page, and
- * Plotly redraws. (Plotly's own Plotly.animate with redraw: false, measured as the alternative, takes ten
+ * rope_viz/figures/direct_drawing.py); shapes; annotations. Heatmaps and clouds of markers are painted on
+ * canvas layers instead (rope-viz-canvas.js). rope-viz-figures.js asks this module first; when a step needs
+ * anything it does not cover, it says so before touching the page, and Plotly redraws. (Plotly's own Plotly.animate with redraw: false, measured as the alternative, takes ten
  * times as long or more a step on the course's figures: benchmarks/README.md.)
  *
  * The direct drawing is a preview: Plotly's own data (hover labels, later redraws) still hold the state it
@@ -51,10 +50,15 @@
 (function () {
   "use strict";
 
-  /* How far a tick label may reach from its tick, in font sizes (a label of 16 characters or so). */
-  var LABEL_REACH = 10;
-  /* A trace with at least this many markers is painted on a canvas while a slider moves. */
-  var CANVAS_MARKERS = 32;
+  /* A trace's markers are painted on a canvas layer (rope-viz-canvas.js) from this many on. Moving an SVG
+     marker costs chromium about 17 microseconds, so a cloud of hundreds is much faster on a canvas; but a
+     canvas layer is a layer of its own for the compositor, and so is whatever the plot draws over it, each
+     as large as the plot. Where few markers move, the layers cost more than they save: in the presenter
+     view at 1920x1080, in software, the frame of a step with such layers took 8.6 to 10.6 ms to composite,
+     one that repainted the whole plot without them 2.3 to 2.9 ms (benchmarks/README.md, "Canvas layers only
+     where they pay"). The course's clouds of 256 and 576 markers go on a canvas; its traces of 64 or so stay
+     in the SVG. */
+  var CANVAS_MARKERS = 128;
   var SCATTER_KEYS = ["x", "y", "text", "customdata", "hovertext", "marker.color", "marker.size", "marker.cmax",
     "line.color"];
   var BAR_KEYS = ["y", "customdata", "hovertext"];
@@ -1153,15 +1157,11 @@
           labelShift = first[letter === "x" ? 0 : 1] - (axis._offset + oldTicks[0].pixel);
         }
       }
-      var onCanvas = planLabelsOnCanvas(name, axis, labels, ticks, labelShift);
       var placeTitle = planTitle(name, axis, ticks, labelShift);
       if (!placeTitle) { return null; }
       return function () {
         placeTitle();
-        if (onCanvas) {
-          onCanvas();
-        } else if (axis.showticklabels) {
-          if (canvases) { canvases.remove("labels " + name); }
+        if (axis.showticklabels) {
           resize(labels, ticks.length).forEach(function (group, k) {
             var text = group.querySelector("text");
             setAttribute(text, "transform", place(ticks[k].pixel, labelShift));
@@ -1182,57 +1182,6 @@
           setStyle(zero, "display", zeroShown ? "" : "none");
           if (zeroShown) { setAttribute(zero, "transform", place(linear(0))); }
         }
-      };
-    }
-
-    /* Tick labels whose text changes are painted on a canvas layer (see rope-viz-canvas.js): chromium lays
-       out every changed SVG text again, about 40 microseconds each here. Once painted there, they stay
-       there until Plotly draws the figure. Null for labels other than plain lines of text. */
-    function planLabelsOnCanvas(name, axis, labels, ticks, labelShift) {
-      var key = "labels " + name;
-      if (!canvases || !axis.showticklabels || !labels.length) { return null; }
-      var changed = ticks.length !== labels.length || ticks.some(function (tick, k) {
-        return labels[k].querySelector("text").getAttribute("data-unformatted") !== labelText(tick.text);
-      });
-      if (!changed && !canvases.has(key)) { return null; }
-      var example = labels[0].querySelector("text");
-      var paint = window.RopeVizCanvas.textStyle(example);
-      var lines = paint ? window.RopeVizCanvas.textLines(example, paint.size) : null;
-      if (!lines) { return null; }
-      var words = ticks.map(function (tick) { return labelText(tick.text).split(/<br\s*\/?>/i); });
-      var plain = words.every(function (parts) {
-        return parts.length === lines.length && parts.every(function (part) { return !/[<&]/.test(part); });
-      });
-      if (!plain) { return null; }
-      // The layer spans the axis and LABEL_REACH font sizes beyond its ends along it (a label centred on an
-      // end tick reaches past it), and the labels' lines across it. It keeps its size from step to step.
-      var full = plot._fullLayout;
-      var horizontal = axis._id.charAt(0) === "x";
-      var reach = Math.ceil(LABEL_REACH * paint.size);
-      var length = horizontal ? full.width : full.height;
-      var start = Math.max(0, Math.floor(axis._offset - reach));
-      var end = Math.min(length, Math.ceil(axis._offset + axis._length + reach));
-      var across = lines.map(function (line) { return horizontal ? line.y : line.x; });
-      var low = Math.floor(Math.min.apply(null, across) - 1.5 * paint.size);
-      var high = Math.ceil(Math.max.apply(null, across) + 1.5 * paint.size);
-      if (!horizontal && paint.align === "right") {
-        low = Math.max(0, low - reach);
-      } else if (!horizontal && paint.align === "left") {
-        high = Math.min(full.width, high + reach);
-      } else if (!horizontal) {
-        low = 0;
-        high = full.width;
-      }
-      var box = horizontal ? { x: start, y: low, width: end - start, height: high - low } :
-        { x: low, y: start, width: high - low, height: end - start };
-      return function () {
-        var drawing = canvases.context(key, labels[0].parentNode, null, box, labels);
-        ticks.forEach(function (tick, k) {
-          var at = round2(axis._offset + tick.pixel + labelShift);
-          var dx = horizontal ? at : 0;
-          var dy = horizontal ? 0 : at;
-          window.RopeVizCanvas.drawText(drawing, lines, words[k], dx, dy, paint);
-        });
       };
     }
 
