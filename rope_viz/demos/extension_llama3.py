@@ -137,7 +137,15 @@ class Llama3Blend(Demo):
             "height": 860,
             "margin": {"l": 80, "r": 20, "t": 40, "b": 60},
             "font": {"size": FONT_SIZE},
-            "legend": {"x": 0.01, "y": 0.95, "yanchor": "top", "bgcolor": "rgba(0,0,0,0)"},
+            # Bottom right of the upper panel, under the slowed pairs (at s): the untouched ones (at 1) run
+            # along the left, up to half the panel's height at s = 2.
+            "legend": {
+                "x": 0.99,
+                "xanchor": "right",
+                "y": 0.57,
+                "yanchor": "bottom",
+                "bgcolor": "rgba(0,0,0,0)",
+            },
             # Bottom right, where the wavelengths are short: the lengths' labels sit top left.
             "legend2": {
                 "x": 0.99,
@@ -183,7 +191,8 @@ class Llama3Blend(Demo):
             rule,
             wavelength_trace("before: 2π/θᵢ", PLAIN, "dash"),
             wavelength_trace("after: 2π/θᵢ′", LLAMA3, "solid"),
-            reference_line("L", "dash"),
+            # L's label under its line, s·L's over its own: at s = 2 the lines are a third of a decade apart.
+            {**reference_line("L", "dash"), "textposition": "bottom right"},
             reference_line("s·L", "dot"),
         ]
         return {"data": data, "layout": layout}
