@@ -29,6 +29,7 @@ import argparse
 import statistics
 from pathlib import Path
 
+from bench_site import percentile  # run as a script: benchmarks/ is on the path
 from playwright.sync_api import sync_playwright
 
 from rope_viz.site import local
@@ -167,11 +168,6 @@ def measure(
     finally:
         server.shutdown()
     return results
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[int(fraction * (len(ordered) - 1))]
 
 
 def pooled(results: dict, kind: str, version: str, view: str) -> list[float]:

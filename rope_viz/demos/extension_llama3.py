@@ -32,6 +32,8 @@ FACTORS = (2, 4, 8, 16, 32)
 LOW_FACTORS = (1, 2)
 HIGH_FACTORS = (4, 8)
 LENGTHS = (4096, 8192, 16384)
+#: The upper panel's share of the figure's height (paper coordinates, bottom and top).
+UPPER_PANEL = (0.56, 0.96)
 CURVE_POINTS = 161
 
 
@@ -142,7 +144,7 @@ class Llama3Blend(Demo):
             "legend": {
                 "x": 0.99,
                 "xanchor": "right",
-                "y": 0.57,
+                "y": UPPER_PANEL[0] + 0.01,
                 "yanchor": "bottom",
                 "bgcolor": "rgba(0,0,0,0)",
             },
@@ -163,7 +165,7 @@ class Llama3Blend(Demo):
                 "dtick": 1,
             },
             "yaxis": {
-                "domain": [0.56, 0.96],
+                "domain": list(UPPER_PANEL),
                 "title": {"text": "slow-down θᵢ/θᵢ′ (×)"},
                 "rangemode": "tozero",
             },
@@ -192,7 +194,7 @@ class Llama3Blend(Demo):
             wavelength_trace("before: 2π/θᵢ", PLAIN, "dash"),
             wavelength_trace("after: 2π/θᵢ′", LLAMA3, "solid"),
             # L's label under its line, s·L's over its own: at s = 2 the lines are a third of a decade apart.
-            {**reference_line("L", "dash"), "textposition": "bottom right"},
+            reference_line("L", "dash", label="bottom right"),
             reference_line("s·L", "dot"),
         ]
         return {"data": data, "layout": layout}

@@ -96,14 +96,20 @@ def class_traces(hovertemplate: str, *, marker_size: int = 8) -> list[dict]:
     ]
 
 
-def reference_line(name: str, dash: str, *, axes: tuple[str, str] = ("x2", "y2")) -> dict:
-    """Return a labelled grey reference line (a length, a band edge); the view sets its points and label."""
+def reference_line(
+    name: str, dash: str, *, axes: tuple[str, str] = ("x2", "y2"), label: str = "top right"
+) -> dict:
+    """Return a labelled grey reference line (a length, a band edge); the view sets its points and label.
+
+    ``label`` is where the label sits beside its point (Plotly's ``textposition``): "bottom right" keeps it
+    clear of a line just above.
+    """
     return {
         "type": "scatter",
         "mode": "lines+text",
         "name": name,
         "line": {"color": PLAIN, "width": 1.5, "dash": dash},
-        "textposition": "top right",
+        "textposition": label,
         "cliponaxis": False,
         "hoverinfo": "skip",
         "showlegend": False,

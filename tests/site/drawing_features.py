@@ -16,6 +16,8 @@ drawing, not the math.
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 from rope_viz.demos.base import Control, Demo, View
 
@@ -90,8 +92,17 @@ class ColouredMarkers(Demo):
         return View(traces=[{"x": xs, "y": ys, "marker.color": ys}], readout=f"turn {turn}")
 
 
+#: The fewest markers of a trace that the direct drawing paints on a canvas (``CANVAS_MARKERS``).
+CANVAS_MARKERS = int(
+    re.search(
+        r"var CANVAS_MARKERS = (\d+);",
+        (Path(__file__).resolve().parents[2] / "rope_viz/site/static/rope-viz-direct.js").read_text("utf-8"),
+    ).group(1)
+)
+
+
 class MarkerCloud(Demo):
-    """Enough markers (160, over ``CANVAS_MARKERS`` in ``rope-viz-direct.js``) to be painted on a canvas."""
+    """Enough markers (twice ``CANVAS_MARKERS``) for the direct drawing to paint them on a canvas."""
 
     title = "Marker cloud"
     controls = (_steps("spread", 4),)
@@ -101,8 +112,9 @@ class MarkerCloud(Demo):
         return {"data": [trace], "layout": _axes(x_range=(-1, 11))}
 
     def view(self, spread: float) -> View:
-        xs = [round(k / 16, 4) for k in range(160)]
-        ys = [round((1 + spread) / 3 * math.sin(1.7 * k), 4) for k in range(160)]
+        count = 2 * CANVAS_MARKERS
+        xs = [round(10 * k / count, 4) for k in range(count)]
+        ys = [round((1 + spread) / 3 * math.sin(1.7 * k), 4) for k in range(count)]
         return View(traces=[{"x": xs, "y": ys}], readout=f"spread {spread}")
 
 
