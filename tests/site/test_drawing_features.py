@@ -22,7 +22,13 @@ from rope_viz.site import local
 from rope_viz.site.sphinx_ext import FIGURE_ASSETS, STATIC_DIRECTORY, plotly_js_path
 from tests.site.conftest import ARTIFACTS
 from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, compare_step, keep_drawings
-from tests.site.drawing_features import DRAWN_BY_PLOTLY, FEATURES, PAINTED_ON_CANVAS, MovingLinearAxis
+from tests.site.drawing_features import (
+    DRAWN_BY_PLOTLY,
+    FEATURES,
+    PAINTED_ON_CANVAS,
+    ColourBarInFixedMargin,
+    MovingLinearAxis,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -152,6 +158,41 @@ def test_a_plot_follows_its_box_and_the_next_step_matches_plotly(browser, featur
         )
         step = compare_step(page, 0, 0, None, "MovingLinearAxis after its box narrowed")
         assert step.path == "direct"
+        assert step.share <= MAX_DIFFERING_PIXELS, f"{step.share:.2%} of the pixels differ from Plotly's"
+        assert not step.missing and not step.extra, (step.missing, step.extra)
+        assert problems == [], problems
+    finally:
+        context.close()
+
+
+#: Until the page sets ``window.ropeVizLaidOut``, a colour bar's labels have an empty box, as they have in a
+#: plot that is not laid out (a hidden notebook panel, a tab in the background).
+EMPTY_COLOUR_BAR_BOX = """
+(() => {
+  const getBBox = SVGGraphicsElement.prototype.getBBox;
+  SVGGraphicsElement.prototype.getBBox = function () {
+    if (!window.ropeVizLaidOut && this.matches('g.cbaxis')) { return new DOMRect(0, 0, 0, 0); }
+    return getBBox.apply(this, arguments);
+  };
+})();
+"""
+
+#: Resolves once the page has been idle twice: the direct drawing reads Plotly's drawing when it is idle.
+IDLE_TWICE = "() => new Promise(done => requestIdleCallback(() => requestIdleCallback(() => done())))"
+
+
+def test_a_colour_bar_read_before_layout_is_read_again_at_the_next_step(browser, feature_site):
+    """The direct drawing reads a colour bar's labels when the page is idle after Plotly draws. Read while the
+    plot is not laid out, their box is empty; the next step that moves the bar reads them again, and is
+    drawn directly and as Plotly draws it, instead of being left to Plotly."""
+    context = browser.new_context(viewport={"width": 1000, "height": 700})
+    context.add_init_script(EMPTY_COLOUR_BAR_BOX)
+    try:
+        page, problems = _open(context, feature_site, ColourBarInFixedMargin)
+        page.evaluate(IDLE_TWICE)
+        page.evaluate("() => { window.ropeVizLaidOut = true; }")
+        step = compare_step(page, 0, 0, 1, "ColourBarInFixedMargin, read before layout")
+        assert step.path == "direct", "the step was left to Plotly"
         assert step.share <= MAX_DIFFERING_PIXELS, f"{step.share:.2%} of the pixels differ from Plotly's"
         assert not step.missing and not step.extra, (step.missing, step.extra)
         assert problems == [], problems

@@ -804,7 +804,9 @@
        and the width of the widest of its labels; null for a bar that is not vertical, or has no labels to
        take the font of. Read with the drawing, before any step moves the labels. The width of their column
        is Plotly's own measure, the box of their group: it makes chromium lay the page out if anything
-       changed since it last did (once a drawing, when the page is idle). */
+       changed since it last did (once a drawing, when the page is idle). A plot that is not laid out (in a
+       hidden panel, a tab in the background) gives an empty box: such a bar is read again when a step
+       needs it (colorbarOf). */
     function readColorbar(full) {
       var spec = full.colorbar;
       var bar = plot.querySelector("g.cb" + full.uid);
@@ -823,7 +825,8 @@
       var inside = String(spec.ticklabelposition).indexOf("inside") >= 0;
       var column = inside ? null : axis.getBBox().width;
       var outer = Number(background.getAttribute("width"));
-      if (!measurable || !isNumber(outer) || (column !== null && !(column > 0))) { return null; }
+      if (!measurable || !isNumber(outer)) { return null; }
+      if (column !== null && !(column > 0)) { return { unread: true }; }
       var layout = plot._fullLayout;
       var size = layout._size;
       var margin = layout.margin;
@@ -846,17 +849,24 @@
       };
     }
 
+    /* What Plotly laid out of trace `index`'s colour bar, read again if it was read with an empty box: no
+       step has moved its labels since (a step that would is left to Plotly). */
+    function colorbarOf(full, index) {
+      if (colorbars[index] && colorbars[index].unread) { colorbars[index] = readColorbar(full); }
+      return colorbars[index];
+    }
+
     /* A colour bar whose range changes: its labels move along the bar (explicit ticks, written at build
        time). Where the bar lies is read off the labels Plotly drew: two of them fix it. Plotly sizes the bar
        by its widest label and may move the figure's margin with it, which is beyond a step drawn here: a
        step whose labels would change what Plotly lays out is left to Plotly (colorbarKeepsLayout). */
     function planColorbar(full, update, index, low, high) {
       var bar = plot.querySelector("g.cb" + full.uid);
-      var laidOut = colorbars[index];
+      var laidOut = colorbarOf(full, index);
       var values = value(update, index, "colorbar.tickvals");
       var texts = value(update, index, "colorbar.ticktext");
-      if (!bar || !laidOut || !Array.isArray(values) || !Array.isArray(texts) || !isNumber(low) ||
-        !isNumber(high)) {
+      if (!bar || !laidOut || laidOut.unread || !Array.isArray(values) || !Array.isArray(texts) ||
+        !isNumber(low) || !isNumber(high)) {
         return null;
       }
       var labels = colorbarLabels(bar);
