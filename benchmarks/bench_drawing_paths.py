@@ -27,6 +27,7 @@ import json
 import statistics
 from pathlib import Path
 
+from percentiles import percentile  # run as a script: benchmarks/ is on the path
 from playwright.sync_api import sync_playwright
 
 from rope_viz.site import local
@@ -89,11 +90,6 @@ async ([figureIndex, path, steps]) => {
   return {times, declined, types: [...new Set(source.figure.data.map(trace => trace.type || 'scatter'))]};
 }
 """
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def measure(html: Path, chapters: list[str], steps: int) -> dict:

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import tornado.websocket  # noqa: E402
 from jupyter_client import BlockingKernelClient  # noqa: E402
+from percentiles import percentile  # noqa: E402  (run as a script: benchmarks/ is on the path)
 
 from tests.live import jupyter_client  # noqa: E402
 
@@ -47,12 +48,6 @@ _bench.on_msg(_timed)
 _bench_sizes = [len(grid) for grid in _bench.grids]
 print(json.dumps({{"comm": _bench.comm.comm_id, "indices": _bench._indices, "sizes": _bench_sizes}}))
 """
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
 def run_code(client: BlockingKernelClient, code: str) -> str:

@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from percentiles import percentile  # run as a script: benchmarks/ is on the path
+
 from rope_viz.site import local
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,12 +178,6 @@ def drag_slider(page, slider, sweeps: int) -> None:
         page.mouse.move(right if sweep % 2 == 0 else left, y, steps=40)
     page.mouse.up()
     page.wait_for_timeout(400)  # the slider rests before the next one moves
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
 def build(output: Path) -> float:

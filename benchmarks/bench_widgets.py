@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from percentiles import percentile  # run as a script: benchmarks/ is on the path
 
 import rope_viz.figures.direct_drawing
 import rope_viz.figures.live_states
@@ -87,12 +88,6 @@ def random_value(control: Control, rng: np.random.Generator) -> float:
     else:
         value = float(rng.uniform(control.minimum, control.maximum))
     return float(round(value)) if control.integer else value
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
 def main() -> None:
