@@ -21,6 +21,10 @@ rounds, so that both see the same machine load.
 Each step is also timed as the browser reports it: the Event Timing API's duration of its keydown, from the
 key to the next frame presented (entries of 16 ms or more; a step without one took less). Steps 600 ms apart
 (``--interval 600``) follow the protocol of issue 13 and of ``bench_site.py``.
+
+``--unscaled`` adds a third view, the presenter view with its plot left at the page's size instead of scaled
+up (a diagnostic, not a view a reader sees): what a step costs there beyond the page is then split between
+the plot's scale and the rest of the view.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import argparse
 import statistics
 from pathlib import Path
 
-from bench_site import percentile  # run as a script: benchmarks/ is on the path
+from percentiles import percentile  # run as a script: benchmarks/ is on the path
 from playwright.sync_api import sync_playwright
 
 from rope_viz.site import local
@@ -64,18 +68,24 @@ HEATMAP_FIGURES = """
 
 VIEWS = {"page": {"width": 1280, "height": 800}, "presenter": {"width": 1920, "height": 1080}}
 
+#: With ``--unscaled``, a third view: the presenter view with its plot left at the size it has on the page
+#: (everything else as in the presenter view), to tell what the plot's scale costs a step.
+UNSCALED = "presenter, plot unscaled"
+UNSCALED_STYLE = ".rope-viz-presenting > .rope-viz-plot { transform: none !important; }"
+
 
 def step_times(page, index: int, view: str, presses: int, interval: int) -> tuple[list[float], list[float]]:
     """Handler times and Event Timing durations (0 for a step under the threshold) of ``presses`` arrow-key
     steps of figure ``index``'s first slider, ``interval`` ms apart, the first left out."""
     figure = page.locator("figure.rope-viz-demo").nth(index)
     left = int(figure.get_attribute("data-left") or 0)
-    if view == "presenter":
+    presenter = view != "page"
+    if presenter:
         figure.get_by_role("button", name="Present", exact=True).click()
         page.wait_for_function(
             "f => f.dataset.presented === 'true'", arg=figure.element_handle(), timeout=15_000
         )
-        page.mouse.move(VIEWS[view]["width"] - 2, VIEWS[view]["height"] - 2)
+        page.mouse.move(VIEWS["presenter"]["width"] - 2, VIEWS["presenter"]["height"] - 2)
     slider = figure.locator("input[type=range]").first
     slider.scroll_into_view_if_needed()
     slider.focus()
@@ -93,7 +103,7 @@ def step_times(page, index: int, view: str, presses: int, interval: int) -> tupl
             times.extend(handler)
             durations.append(max(keys, default=0.0))
         first = False
-    if view == "presenter":
+    if presenter:
         page.keyboard.press("Escape")
         page.wait_for_function(
             "([f, n]) => Number(f.dataset.left || 0) > n", arg=[figure.element_handle(), left], timeout=15_000
@@ -110,9 +120,9 @@ def serve(text: str):
     return lambda route: route.fulfill(status=200, content_type="text/javascript", body=text)
 
 
-def open_chapter(browser, url: str, chapter: str, viewport: dict, scripts: dict[str, str]):
+def open_chapter(browser, url: str, chapter: str, viewport: dict, scripts: dict[str, str], style: str = ""):
     """A new page on ``chapter``, its scripts named in ``scripts`` (file name: text) served from there, its
-    figures warm."""
+    figures warm, ``style`` added to its CSS."""
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     for name, text in scripts.items():
@@ -121,6 +131,8 @@ def open_chapter(browser, url: str, chapter: str, viewport: dict, scripts: dict[
     count = page.locator("figure.rope-viz-demo").count()
     page.wait_for_function(WARM, arg=count, timeout=60_000)
     page.evaluate(TIMER_SCRIPT)
+    if style:
+        page.add_style_tag(content=style)
     return context, page, count
 
 
@@ -135,9 +147,18 @@ def before_scripts(path: Path) -> dict[str, str]:
 
 
 def measure(
-    html: Path, before: dict[str, str], heatmaps_only: bool, presses: int, rounds: int, interval: int
+    html: Path,
+    before: dict[str, str],
+    heatmaps_only: bool,
+    presses: int,
+    rounds: int,
+    interval: int,
+    unscaled: bool = False,
 ) -> dict:
     """Handler times and Event Timing durations, by ("handler" or "event", version, view, chapter, figure)."""
+    views = dict(VIEWS)
+    if unscaled:
+        views[UNSCALED] = VIEWS["presenter"]
     after = {name: (html / DIRECT_JS.parent / name).read_text(encoding="utf-8") for name in before}
     versions = {"after": after, "before": before}
     chapters = [str(path.relative_to(html)) for path in local.pages(html) if path.parent.name == "notebooks"]
@@ -153,10 +174,13 @@ def measure(
                 for version, (view, viewport), chapter in (
                     (version, item, chapter)
                     for version in order
-                    for item in VIEWS.items()
+                    for item in views.items()
                     for chapter in chapters
                 ):
-                    context, page, count = open_chapter(browser, url, chapter, viewport, versions[version])
+                    style = UNSCALED_STYLE if view == UNSCALED else ""
+                    context, page, count = open_chapter(
+                        browser, url, chapter, viewport, versions[version], style
+                    )
                     indices = page.evaluate(HEATMAP_FIGURES) if heatmaps_only else list(range(count))
                     for index in indices:
                         key = (version, view, Path(chapter).stem, index)
@@ -202,7 +226,7 @@ def table(results: dict) -> str:
         "| view | version | steps | handler p50 / p95 (ms) | Event Timing p50 / p95 (ms) | steps >= 24 ms |",
         "| --- | --- | ---: | ---: | ---: | ---: |",
     ]
-    for view in VIEWS:
+    for view in dict.fromkeys(key[2] for key in results):
         for version in ("before", "after"):
             handler = pooled(results, "handler", version, view)
             event = pooled(results, "event", version, view)
@@ -228,10 +252,21 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="alternating rounds of both versions")
     parser.add_argument("--interval", type=int, default=150, help="ms between key presses (600: issue 13)")
     parser.add_argument("--html", type=Path, default=ROOT / "_build" / "html", help="the built site")
+    parser.add_argument(
+        "--unscaled",
+        action="store_true",
+        help=f"also time a third view, '{UNSCALED}': the presenter view, its plot at the page's size",
+    )
     arguments = parser.parse_args()
     before = before_scripts(arguments.before)
     results = measure(
-        arguments.html, before, arguments.heatmaps, arguments.presses, arguments.rounds, arguments.interval
+        arguments.html,
+        before,
+        arguments.heatmaps,
+        arguments.presses,
+        arguments.rounds,
+        arguments.interval,
+        arguments.unscaled,
     )
     print(table(results))
 
