@@ -111,15 +111,21 @@ def test_hover_follows_the_scaled_plot(open_page):
     figure.locator(".rope-viz-plot").scroll_into_view_if_needed()
     page.wait_for_timeout(300)  # a plot come into view is laid out and painted (content-visibility: auto)
     points = figure.locator("g.trace.scatter path.point")
-    for stop in (5, 30, 60):
+
+    def tap(stop: int) -> tuple[float, float]:
+        # Where the stop is at the moment of the tap: the plot may have been drawn again since the last one.
         box = points.nth(stop).bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        label = figure.locator(".hoverlayer g.hovertext")
         page.touchscreen.tap(x, y)
+        return x, y
+
+    for stop in (5, 30, 60):
+        label = figure.locator(".hoverlayer g.hovertext")
+        x, y = tap(stop)
         page.wait_for_timeout(400)
         if label.count() == 0:
             # On a touch screen Plotly takes every other tap as the one that puts a label away.
-            page.touchscreen.tap(x, y)
+            x, y = tap(stop)
         label.wait_for(state="attached", timeout=2_000)
         first_line = label.locator("tspan.line").first.text_content()
         assert re.fullmatch(rf"stop S_{stop}\s*", first_line), f"stop {stop}: the label of {first_line!r}"
