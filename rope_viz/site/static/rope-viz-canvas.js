@@ -2,10 +2,10 @@
  *
  * Some parts of a figure are hundreds of SVG elements: a heatmap with a number in every cell, a cloud of
  * markers. Changing them element by element makes chromium restyle, lay out and repaint each one, which
- * alone can take longer than a frame. While a slider moves, such a part is
- * painted instead on one <canvas>, placed in a <foreignObject> at the part's own place in the SVG (so that
- * whatever Plotly draws above it stays above it), and its own elements are hidden. When Plotly next draws
- * the figure, the canvases go and the elements come back.
+ * alone can take longer than a frame. While a slider moves, such a part is painted instead on one <canvas>,
+ * placed in a <foreignObject> at the part's own place in the SVG (so that whatever Plotly draws above it
+ * stays above it), and its own elements are hidden. When Plotly next draws the figure, the canvases go and
+ * the elements come back.
  *
  * The helpers below paint what an SVG element would: a marker with the element's path and style, text
  * with a text element's font, anchor and line positions. Nothing is computed here: the values come from
@@ -236,9 +236,9 @@
 
   var fonts = new WeakMap();  // the font last set on each context
 
-  /* Paint the lines of text `words` at `lines` (from textLines) shifted by (dx, dy), with `paint` (from
-     textStyle), its colour replaced by `fill` if given. */
-  function drawText(drawing, lines, words, dx, dy, paint, fill) {
+  /* Paint the lines of text `words` at `lines` (from textLines), with `paint` (from textStyle), its colour
+     replaced by `fill` if given. */
+  function drawText(drawing, lines, words, paint, fill) {
     // Setting a font makes chromium bring the page's styles up to date first: set each font once.
     if (fonts.get(drawing) !== paint.font) {
       drawing.font = paint.font;
@@ -249,7 +249,7 @@
     drawing.globalAlpha = paint.opacity;
     drawing.fillStyle = fill || paint.fill;
     for (var k = 0; k < lines.length && k < words.length; k++) {
-      drawing.fillText(words[k], lines[k].x + dx, lines[k].y + dy);
+      drawing.fillText(words[k], lines[k].x, lines[k].y);
     }
     drawing.globalAlpha = 1;
   }

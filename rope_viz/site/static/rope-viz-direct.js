@@ -6,8 +6,9 @@
  * gridlines and tick labels (the site writes such axes with explicit ticks in every state, see
  * rope_viz/figures/direct_drawing.py); shapes; annotations. Heatmaps and clouds of markers are painted on
  * canvas layers instead (rope-viz-canvas.js). rope-viz-figures.js asks this module first; when a step needs
- * anything it does not cover, it says so before touching the page, and Plotly redraws. (Plotly's own Plotly.animate with redraw: false, measured as the alternative, takes ten
- * times as long or more a step on the course's figures: benchmarks/README.md.)
+ * anything it does not cover, it says so before touching the page, and Plotly redraws. (Plotly's own
+ * Plotly.animate with redraw: false, measured as the alternative, takes ten times as long or more a step on
+ * the course's figures: benchmarks/README.md.)
  *
  * The direct drawing is a preview: Plotly's own data (hover labels, later redraws) still hold the state it
  * last drew, so the figure script hands the settled state to Plotly once the slider rests. Positions follow
@@ -1027,7 +1028,7 @@
             var cell = z[Math.floor(k / columns)][k % columns];
             if (!isNumber(cell)) { return; }
             var rgba = scale(cell);
-            window.RopeVizCanvas.drawText(drawing, labelLines[k], [cell.toFixed(digits)], 0, 0, labelPaint,
+            window.RopeVizCanvas.drawText(drawing, labelLines[k], [cell.toFixed(digits)], labelPaint,
               rgba && autoColor ? contrast(rgba) : null);
           });
         }
