@@ -53,7 +53,8 @@ test("themeUpdate colours every cartesian axis and polar subplot, in either them
   const light = figures.themeUpdate(layout, false);
   const dark = figures.themeUpdate(layout, true);
   for (const update of [light, dark]) {
-    for (const key of ["xaxis.gridcolor", "yaxis2.linecolor", "polar.angularaxis.gridcolor", "font.color"]) {
+    for (const key of ["xaxis.gridcolor", "yaxis2.linecolor", "polar.angularaxis.gridcolor", "font.color",
+      "modebar.color", "modebar.activecolor", "modebar.bgcolor"]) {
       assert.ok(key in update, key);
     }
     assert.ok(!Object.keys(update).some((key) => key.startsWith("title")));
@@ -61,6 +62,7 @@ test("themeUpdate colours every cartesian axis and polar subplot, in either them
   }
   assert.notEqual(light["font.color"], dark["font.color"]);
   assert.notEqual(light["xaxis.gridcolor"], dark["xaxis.gridcolor"]);
+  assert.notEqual(light["modebar.color"], dark["modebar.color"]);
 });
 
 test("setPath writes a dotted layout path, creating objects and arrays on the way", () => {

@@ -11,9 +11,9 @@ For each front end (JupyterLab 4, Notebook 7) and each chapter notebook:
   :func:`_kernel_mixed_messages`), no request off 127.0.0.1, one kernel websocket for the notebook;
 * every step of every gesture is painted (the figure settles; a figure that stops answering fails);
 * with a scene's caption shown on each figure and every question answered and checked, in the front end's
-  own light and dark themes: axe-core (as on the site) finds nothing critical or serious in the live figures
-  and questions and leaves nothing undecided but the contrast of the SVG text Plotly draws, and every plot's
-  words follow the theme at 4.5:1 or more (see :func:`_accessibility_problems`).
+  own light, dark and dark high-contrast themes: axe-core (as on the site) finds nothing critical or serious
+  in the live figures and questions and leaves nothing undecided but the contrast of the SVG text Plotly
+  draws, and every plot's words follow the theme at 4.5:1 or more (see :func:`_accessibility_problems`).
 
 How fast is measured, not asserted: each chapter's report records the time from a figure's cell starting to
 run to its first slider being interactive, and the step latency (input event to the first frame painted after
@@ -42,7 +42,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from tests.live import jupyter_client
 from tests.live.conftest import ARTIFACTS, ROOT, record_artifact
 from tests.site.plot_fit import PLOT_FIT, fit_problems
-from tests.site.plot_text import LEAST_CONTRAST, PLOT_TEXT_CONTRAST, low_contrast_words
+from tests.site.plot_text import LEAST, PLOT_TEXT_CONTRAST, low_contrast_words
 
 pytestmark = [pytest.mark.slow, pytest.mark.live]
 
@@ -656,8 +656,14 @@ def test_a_narrow_notebook_shows_every_live_figure_whole(jupyter, open_notebook)
 
 #: axe-core from ``node_modules/`` (``npm ci``), injected into the notebook page by the test, as on the site.
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-#: The front ends' own themes, by the name their "change theme" command takes (the same in both).
-THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+#: The front ends' own themes, by the name their "change theme" command takes (the same in both; each ships
+#: all three). The high-contrast one paints the interface black with white words; the figures take their dark
+#: colours there.
+THEMES = {
+    "light": "JupyterLab Light",
+    "dark": "JupyterLab Dark",
+    "dark high contrast": "JupyterLab Dark High Contrast",
+}
 
 #: JupyterLab and Notebook 7 lay their whole interface out in absolutely placed panels over a body of height 0
 #: that hides its overflow; axe takes that body as clipping every element in the notebook, and runs no
@@ -750,10 +756,10 @@ def _show_what_a_reader_opens(page: jupyter_client.NotebookPage, figures: list) 
 
 
 def _accessibility_problems(page: jupyter_client.NotebookPage, figures: list, where: str) -> list[str]:
-    """In the front end's own light and dark themes (switched as its menu does): axe-core's findings in the
-    live figures and questions (:data:`_AXE_ON_FIGURES_AND_QUESTIONS`), and the words of the plots with less
-    than 4.5:1 against what lies behind the plot (:mod:`tests.site.plot_text`: axe does not check the SVG text
-    Plotly draws), each plot having followed the theme."""
+    """In the front end's own light, dark and high-contrast themes (switched as its menu does): axe-core's
+    findings in the live figures and questions (:data:`_AXE_ON_FIGURES_AND_QUESTIONS`), and the words of the
+    plots with less than 4.5:1 against what lies behind the plot (:mod:`tests.site.plot_text`: axe does not
+    check the SVG text Plotly draws), each plot having followed the theme."""
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing; run `npm ci` (./dev.sh test does)")
     problems = _show_what_a_reader_opens(page, figures)
@@ -764,16 +770,16 @@ def _accessibility_problems(page: jupyter_client.NotebookPage, figures: list, wh
         )
         # The front end covers the page with its splash screen while it changes theme, and fades it out after.
         page.page.wait_for_function(
-            "light => document.body.dataset.jpThemeLight === light"
+            "name => document.body.dataset.jpThemeName === name"
             " && !document.querySelector('#jupyterlab-splash')",
-            arg=str(theme == "light").lower(),
+            arg=name,
             timeout=15_000,
         )
         # The figures redraw their plots in the theme's colours (a Plotly relayout each): wait until every
         # word of every plot has its contrast, then measure (words that never get it are reported).
         try:
             page.page.wait_for_function(
-                f"least => ({PLOT_TEXT_CONTRAST})(least).length === 0", arg=LEAST_CONTRAST, timeout=15_000
+                f"least => ({PLOT_TEXT_CONTRAST})(least).length === 0", arg=list(LEAST), timeout=15_000
             )
         except PlaywrightTimeoutError:
             pass

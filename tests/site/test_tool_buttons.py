@@ -8,6 +8,8 @@ its top right, they covered the end of a long title or legend entry on seven of 
 Checked on each figure with the buttons shown: no text of the plot, and no other part of the figure (sliders,
 scene buttons, caption, readout), lies under them; they lie inside the figure; and the browser's hit test at
 each button's centre finds that button (it is painted there and takes a click or a tap).
+
+Their icons' contrast with their bar is part of the audit of the plots' words (:mod:`tests.site.plot_text`).
 """
 
 from __future__ import annotations
