@@ -5,9 +5,10 @@ Each chapter is opened once; each figure in turn is presented with a real click 
 must cover the screen; its text must be at least twice the page's size (on a screen 1080 px high; the same
 share of the screen's height on others); no text of the plot may run into another or out of the plot, and no
 control may be cut; the first slider has a visible focus. A real ArrowRight then moves the figure, drawn
-directly and as Plotly draws it, and a scene button and the URL still work. Escape leaves: the focus goes
-back to the button, and once the sliders are back where they were the figure is as it was (Plotly's layout
-and data, its styles and boxes, its pixels). Screenshots of every presented figure are in
+directly and as Plotly draws it, and a scene button and the URL still work. With the pointer on the plot,
+Plotly's tool buttons cover none of its words and take a click (``test_tool_buttons.py``). Escape leaves: the
+focus goes back to the button, and once the sliders are back where they were the figure is as it was
+(Plotly's layout and data, its styles and boxes, its pixels). Screenshots of every presented figure are in
 ``test-artifacts/present/``.
 """
 
@@ -19,6 +20,7 @@ import pytest
 
 from tests.site.conftest import ARTIFACTS, ROOT, wait_for_figures
 from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, PAINT_WAIT_MS, SHOWN_IN_PLOT, differing_share
+from tests.site.test_tool_buttons import FADE_MS, UNDER_THE_BUTTONS
 from tests.site.test_url_state import FIGURE_KEYS
 
 pytestmark = pytest.mark.browser
@@ -286,6 +288,15 @@ def _check_presented(page, figure, where: str, page_fonts: dict, page_path: str,
         TEXT_LAYOUT
     )  # asserted at the end: a crowded figure is still checked for the rest
     page.screenshot(path=str(SHOTS / options["shot"]))
+    plot = figure.locator(".rope-viz-plot").bounding_box()
+    page.mouse.move(plot["x"] + 3, plot["y"] + 3)
+    page.wait_for_timeout(FADE_MS)
+    buttons = figure.evaluate(UNDER_THE_BUTTONS)
+    assert buttons["shown"], f"{where}: the tool buttons did not show"
+    covered = buttons["texts"] + buttons["parts"]
+    assert covered == [] and buttons["inside"], f"{where}: the tool buttons cover {covered}"
+    assert buttons["missed"] == [], f"{where}: a click on {buttons['missed']} does not reach the button"
+    page.mouse.move(page.viewport_size["width"] - 2, page.viewport_size["height"] - 2)
     if options["audit"]:
         assert _audit(page, figure) == [], f"{where}: axe"
     _step_by_keyboard(page, figure, where, page_path)

@@ -6,7 +6,7 @@ its top right, they covered the end of a long title or legend entry on seven of 
 1280 px, and on a phone, where they keep their own size on a plot scaled to half of its, a title's middle.
 
 Checked on each figure with the buttons shown: no text of the plot, and no other part of the figure (sliders,
-scene buttons, caption, readout), lies under them; they lie inside the figure; and the browser's hit test at
+scene buttons, caption, readout, the buttons under it), lies under them; they lie inside the figure; and the browser's hit test at
 each button's centre finds that button (it is painted there and takes a click or a tap).
 
 Their icons' contrast with their bar is part of the audit of the plots' words (:mod:`tests.site.plot_text`).
@@ -39,7 +39,8 @@ figure => {
   const texts = [...plot.querySelectorAll('svg text')].filter(text => text.textContent.trim() && meets(text))
     .map(text => text.textContent.trim());
   const parts = [...figure.querySelectorAll(
-    '.rope-viz-controls, .rope-viz-scenes button, .rope-viz-scene-caption, .rope-viz-readout')]
+    '.rope-viz-controls, .rope-viz-scenes button, .rope-viz-scene-caption, .rope-viz-readout, ' +
+    '.rope-viz-link button, .rope-viz-present button')]
     .filter(meets).map(part => part.className || part.textContent);
   const outer = figure.getBoundingClientRect();
   const inside = box.left >= outer.left && box.right <= outer.right && box.top >= outer.top &&
