@@ -6,8 +6,9 @@ its top right, they covered the end of a long title or legend entry on seven of 
 1280 px, and on a phone, where they keep their own size on a plot scaled to half of its, a title's middle.
 
 Checked on each figure with the buttons shown: no text of the plot, and no other part of the figure (sliders,
-scene buttons, caption, readout, the buttons under it), lies under them; they lie inside the figure; and the browser's hit test at
-each button's centre finds that button (it is painted there and takes a click or a tap).
+scene buttons, caption, readout, the buttons under it), lies under them; they lie inside the figure; and the
+browser's hit test at each button's centre finds that button (it is painted there and takes a click or a
+tap). ``test_present.py`` checks the same in the presenter view.
 
 Their icons' contrast with their bar is part of the audit of the plots' words (:mod:`tests.site.plot_text`).
 """
