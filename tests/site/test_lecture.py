@@ -22,6 +22,7 @@ from tests.site.conftest import ARTIFACTS, wait_for_figures
 from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
 from tests.site.test_present import SCALE_AT_1080, TEXT_LAYOUT
 from tests.site.test_print import _check_print
+from tests.site.test_tool_buttons import FADE_MS, UNDER_THE_BUTTONS
 
 pytestmark = pytest.mark.browser
 
@@ -155,6 +156,24 @@ def _check_slide_text(page, number: int, height: int = 1080) -> None:
     assert texts == {"outside": [], "overlapping": [], "clipped": []}, f"slide {number}: {texts}"
 
 
+def _check_tool_buttons(page, number: int) -> None:
+    """With the pointer on the plot of slide ``number``, Plotly's tool buttons show beside it, over none of
+    its words and none of the slide's controls, and each takes a click."""
+    if EXPECTED[number] is None:
+        return
+    figure = page.locator(f"#slide-{number} figure.rope-viz-demo")
+    plot = figure.locator(".rope-viz-plot").bounding_box()
+    page.mouse.move(plot["x"] + 3, plot["y"] + 3)
+    page.wait_for_timeout(FADE_MS)
+    buttons = figure.evaluate(UNDER_THE_BUTTONS)
+    page.mouse.move(1, 1)
+    assert buttons["shown"], f"slide {number}: the tool buttons did not show"
+    covered = buttons["texts"] + buttons["parts"]
+    assert covered == [] and buttons["inside"], f"slide {number}: the tool buttons cover {covered}"
+    missed = buttons["missed"]
+    assert missed == [], f"slide {number}: a click on {missed} does not reach the button"
+
+
 def _check_link(link: str, page: str, site: Path, where: str) -> None:
     """The link opens the slide's chapter at one of its figures, in one of that figure's scenes."""
     parts = urlsplit(link)
@@ -199,6 +218,7 @@ def test_a_clicker_walks_through_every_slide_and_back(built_site, open_page):
         page.keyboard.press("PageDown")
         _check_slide(page, number, built_site.html)
         _check_slide_text(page, number)
+        _check_tool_buttons(page, number)
         if number in SHOWN:
             _screenshot(page, f"slide-{number:02d}-light")
     page.keyboard.press("PageDown")  # past the last slide: stays there

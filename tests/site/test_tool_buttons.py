@@ -8,7 +8,8 @@ its top right, they covered the end of a long title or legend entry on seven of 
 Checked on each figure with the buttons shown: no text of the plot, and no other part of the figure (sliders,
 scene buttons, caption, readout, the buttons under it), lies under them; they lie inside the figure; and the
 browser's hit test at each button's centre finds that button (it is painted there and takes a click or a
-tap). ``test_present.py`` checks the same in the presenter view.
+tap). ``test_present.py`` checks the same in the presenter view, ``test_lecture.py`` on every slide of the
+lecture deck.
 
 Their icons' contrast with their bar is part of the audit of the plots' words (:mod:`tests.site.plot_text`).
 """
@@ -43,7 +44,9 @@ figure => {
     '.rope-viz-controls, .rope-viz-scenes button, .rope-viz-scene-caption, .rope-viz-readout, ' +
     '.rope-viz-link button, .rope-viz-present button')]
     .filter(meets).map(part => part.className || part.textContent);
-  const outer = figure.getBoundingClientRect();
+  // A figure laid out on a lecture slide has no box of its own (display: contents): the window stands for it.
+  const outer = getComputedStyle(figure).display === 'contents' ?
+    {left: 0, top: 0, right: innerWidth, bottom: innerHeight} : figure.getBoundingClientRect();
   const inside = box.left >= outer.left && box.right <= outer.right && box.top >= outer.top &&
     box.bottom <= outer.bottom;
   const missed = [...bar.querySelectorAll('.modebar-btn')].filter(button => {
