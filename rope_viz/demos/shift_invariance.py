@@ -148,6 +148,9 @@ class ShiftInvariance(Demo):
             "hovertemplate": "offset %{x}<br>score %{y:.6f}<extra></extra>",
             "xaxis": "x2",
             "yaxis": "y2",
+            # Whole at the panel's top or bottom edge, where the highest score sits, on a short plot too (a
+            # lecture slide).
+            "cliponaxis": False,
         }
         at_zero = {
             "type": "scatter",
@@ -157,6 +160,7 @@ class ShiftInvariance(Demo):
             "hovertemplate": "offset %{x}<br>score at shift 0: %{y:.6f}<extra></extra>",
             "xaxis": "x2",
             "yaxis": "y2",
+            "cliponaxis": False,  # as the highlighted cell now
         }
         layout = {
             "height": 1000,
