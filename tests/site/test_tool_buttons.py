@@ -31,7 +31,9 @@ UNDER_THE_BUTTONS = """
 figure => {
   const plot = figure.querySelector('.rope-viz-plot');
   const bar = plot.querySelector('.modebar');
-  if (!bar || getComputedStyle(bar).opacity !== '1') { return {shown: false}; }
+  // Plotly fades the bar's groups in and out, not the bar.
+  const group = bar && bar.querySelector('.modebar-group');
+  if (!group || getComputedStyle(group).opacity !== '1') { return {shown: false}; }
   const box = bar.getBoundingClientRect();
   const meets = element => {
     const r = element.getBoundingClientRect();
