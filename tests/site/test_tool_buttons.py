@@ -2,7 +2,7 @@
 on a phone, as a reader brings them up: the pointer over the plot, or a tap on it.
 
 They sit in a band of their own above the plot's drawing (``rope-viz-figures.css``). Inside the drawing, at
-its top right, they covered the end of a long title or legend entry on seven of the course's figures at
+its top right, they covered the end of a long title or legend entry on eight of the course's figures at
 1280 px, and on a phone, where they keep their own size on a plot scaled to half of its, a title's middle.
 
 Checked on each figure with the buttons shown: no text of the plot, and no other part of the figure (sliders,
