@@ -22,7 +22,7 @@ from tests.site.conftest import ARTIFACTS, wait_for_figures
 from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
 from tests.site.test_present import SCALE_AT_1080, TEXT_LAYOUT
 from tests.site.test_print import _check_print
-from tests.site.test_tool_buttons import FADE_MS, UNDER_THE_BUTTONS
+from tests.site.test_tool_buttons import tool_button_problems
 
 pytestmark = pytest.mark.browser
 
@@ -162,16 +162,7 @@ def _check_tool_buttons(page, number: int) -> None:
     if EXPECTED[number] is None:
         return
     figure = page.locator(f"#slide-{number} figure.rope-viz-demo")
-    plot = figure.locator(".rope-viz-plot").bounding_box()
-    page.mouse.move(plot["x"] + 3, plot["y"] + 3)
-    page.wait_for_timeout(FADE_MS)
-    buttons = figure.evaluate(UNDER_THE_BUTTONS)
-    page.mouse.move(1, 1)
-    assert buttons["shown"], f"slide {number}: the tool buttons did not show"
-    covered = buttons["texts"] + buttons["parts"]
-    assert covered == [] and buttons["inside"], f"slide {number}: the tool buttons cover {covered}"
-    missed = buttons["missed"]
-    assert missed == [], f"slide {number}: a click on {missed} does not reach the button"
+    assert tool_button_problems(page, figure, f"slide {number}") == []
 
 
 def _check_link(link: str, page: str, site: Path, where: str) -> None:

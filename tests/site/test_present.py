@@ -20,7 +20,7 @@ import pytest
 
 from tests.site.conftest import ARTIFACTS, ROOT, wait_for_figures
 from tests.site.drawing_comparison import MAX_DIFFERING_PIXELS, PAINT_WAIT_MS, SHOWN_IN_PLOT, differing_share
-from tests.site.test_tool_buttons import FADE_MS, UNDER_THE_BUTTONS
+from tests.site.test_tool_buttons import tool_button_problems
 from tests.site.test_url_state import FIGURE_KEYS
 
 pytestmark = pytest.mark.browser
@@ -288,14 +288,7 @@ def _check_presented(page, figure, where: str, page_fonts: dict, page_path: str,
         TEXT_LAYOUT
     )  # asserted at the end: a crowded figure is still checked for the rest
     page.screenshot(path=str(SHOTS / options["shot"]))
-    plot = figure.locator(".rope-viz-plot").bounding_box()
-    page.mouse.move(plot["x"] + 3, plot["y"] + 3)
-    page.wait_for_timeout(FADE_MS)
-    buttons = figure.evaluate(UNDER_THE_BUTTONS)
-    assert buttons["shown"], f"{where}: the tool buttons did not show"
-    covered = buttons["texts"] + buttons["parts"]
-    assert covered == [] and buttons["inside"], f"{where}: the tool buttons cover {covered}"
-    assert buttons["missed"] == [], f"{where}: a click on {buttons['missed']} does not reach the button"
+    assert tool_button_problems(page, figure, where) == []
     page.mouse.move(page.viewport_size["width"] - 2, page.viewport_size["height"] - 2)
     if options["audit"]:
         assert _audit(page, figure) == [], f"{where}: axe"

@@ -61,10 +61,36 @@ figure => {
 """
 
 
+def tool_button_problems(page, figure, where: str, touch: bool = False) -> list[str]:
+    """Bring up the tool buttons of ``figure`` (a locator) with the pointer, or a tap, on a corner of its
+    plot's paper, where there is nothing to hover or to toggle; return what is wrong with them (empty if
+    nothing), and move the pointer away again."""
+    box = figure.locator(".rope-viz-plot").bounding_box()
+    if touch:
+        page.touchscreen.tap(box["x"] + 3, box["y"] + 3)
+    else:
+        page.mouse.move(box["x"] + 3, box["y"] + 3)
+    page.wait_for_timeout(FADE_MS)
+    found = figure.evaluate(UNDER_THE_BUTTONS)
+    if not touch:
+        page.mouse.move(1, 1)
+    if not found["shown"]:
+        return [f"{where}: the tool buttons did not show"]
+    problems = []
+    if found["texts"]:
+        problems.append(f"{where}: the tool buttons cover the plot's {found['texts']}")
+    if found["parts"]:
+        problems.append(f"{where}: the tool buttons cover {found['parts']}")
+    if not found["inside"]:
+        problems.append(f"{where}: the tool buttons lie outside the figure")
+    if found["missed"]:
+        problems.append(f"{where}: a click on {found['missed']} does not reach the button")
+    return problems
+
+
 def _check_every_figure(page, relative: str, touch: bool) -> list[str]:
     problems = []
     for index in range(wait_for_figures(page, settled=True)):
-        where = f"{relative} figure {index}"
         figure = page.locator("figure.rope-viz-demo").nth(index)
         plot = figure.locator(".rope-viz-plot")
         plot.scroll_into_view_if_needed()
@@ -72,27 +98,7 @@ def _check_every_figure(page, relative: str, touch: bool) -> list[str]:
         third = page.viewport_size["height"] / 3
         page.evaluate("y => window.scrollBy(0, y)", plot.bounding_box()["y"] - third)
         page.wait_for_timeout(200)
-        box = plot.bounding_box()
-        # A corner of the plot's paper: nothing there to hover or to toggle.
-        if touch:
-            page.touchscreen.tap(box["x"] + 3, box["y"] + 3)
-        else:
-            page.mouse.move(box["x"] + 3, box["y"] + 3)
-        page.wait_for_timeout(FADE_MS)
-        found = figure.evaluate(UNDER_THE_BUTTONS)
-        if not found["shown"]:
-            problems.append(f"{where}: the tool buttons did not show")
-            continue
-        if found["texts"]:
-            problems.append(f"{where}: the tool buttons cover the plot's {found['texts']}")
-        if found["parts"]:
-            problems.append(f"{where}: the tool buttons cover {found['parts']}")
-        if not found["inside"]:
-            problems.append(f"{where}: the tool buttons lie outside the figure")
-        if found["missed"]:
-            problems.append(f"{where}: a click on {found['missed']} does not reach the button")
-        if not touch:
-            page.mouse.move(1, 1)
+        problems += tool_button_problems(page, figure, f"{relative} figure {index}", touch)
     return problems
 
 
