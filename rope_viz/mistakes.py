@@ -9,8 +9,9 @@ are :func:`rope_viz.rotate`, :func:`rope_viz.score` and :func:`rope_viz.inv_freq
   wherever its sine or cosine is zero (the whole first half at ``m = 0``), the two members of a pair are
   never mixed, and the score of a query and a key depends on ``m + n`` as well as on ``m - n``.
 * :func:`score_sign_flipped_on_key`: the query is turned by ``+m theta`` and the key by ``-n theta``. The
-  score then depends on ``m + n`` instead of ``m - n``. (Flipping the sign for *both* is harmless: the score
-  at ``(m, n)`` becomes the usual score at ``(n, m)``, still a function of the offset alone.)
+  score then depends on ``m + n`` instead of ``m - n``. (Flipping the sign for *both* keeps the score
+  relative: the score at ``(m, n)`` becomes the usual score at ``(n, m)``, a function of the offset alone,
+  mirrored. Weights trained with the usual sign then read every past key as a future one.)
 * :func:`inv_freq_wrong_exponent`: the frequency schedule with a lost minus sign or a lost factor 2.
 """
 
@@ -253,8 +254,9 @@ def score_sign_flipped_on_key(
     Implements ``s(m, n) = <R(m) q, R(-n) k> = q^T R(-m) R(-n) k = q^T R(-(m + n)) k``: the angles add instead
     of cancelling, so the score depends on ``m + n``, not on ``m - n``. The usual cause is two hand-written
     rotations (for example one from a formula with the opposite sign convention) applied to ``q`` and ``k``.
-    Flipping the sign for both ``q`` and ``k`` is harmless: ``<R(-m) q, R(-n) k>`` equals
-    :func:`rope_viz.score` ``(q, k, n, m)``.
+    Flipping the sign for both ``q`` and ``k`` keeps the score relative but mirrors the offset:
+    ``<R(-m) q, R(-n) k>`` equals :func:`rope_viz.score` ``(q, k, n, m)``, so weights trained with the usual
+    sign would read every past key as a future one.
 
     Parameters
     ----------

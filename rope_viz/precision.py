@@ -366,12 +366,73 @@ def worst_errors_by_position(
     return ends, np.maximum.reduceat(errors, firsts)
 
 
+def first_overflow(
+    max_position: int, theta: float, number_format: str, *, held: str = "positions"
+) -> int | None:
+    """Return the first whole position whose angle overflows the format, or None up to ``max_position``.
+
+    The smallest ``m`` in ``0 .. max_position`` at which :func:`held_angles` gives infinity for a pair of
+    frequency ``theta``: ``round(m) = inf`` (``held="positions"``) or
+    ``round(float32(m) * float32(theta)) = inf`` (``held="angles"``). Both grow with ``m``, so a search by
+    halving finds it. In float16, whose largest number is 65,504, a position overflows from 65,520 on: round
+    to nearest sends 65,520 up to 2^16.
+
+    Parameters
+    ----------
+    max_position : int
+        Last position searched, from 0 to 10**9.
+    theta : float
+        The pair's frequency, radians per token, > 0.
+    number_format, held
+        As in :func:`held_angles`.
+
+    Returns
+    -------
+    int or None
+        The first overflowing position; None if every position up to ``max_position`` is finite.
+
+    Raises
+    ------
+    ValueError
+        On a ``max_position`` that is not a whole number in range, and as :func:`held_angles`.
+
+    Examples
+    --------
+    >>> first_overflow(10**6, 1.0, "float16")
+    65520
+    >>> first_overflow(10**6, 1.0, "bfloat16") is None
+    True
+
+    """
+    if (
+        isinstance(max_position, bool)
+        or not isinstance(max_position, numbers.Integral)
+        or not 0 <= max_position <= 10**9
+    ):
+        raise ValueError(f"max_position must be a whole number from 0 to 1,000,000,000, got {max_position!r}")
+
+    def overflows(position: int) -> bool:
+        return not np.isfinite(held_angles([position], [theta], number_format, held=held)[0, 0])
+
+    low, high = 0, int(max_position)
+    if not overflows(high):
+        return None
+    while low < high:  # the first overflowing position lies in low .. high
+        middle = (low + high) // 2
+        if overflows(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 __all__ = [
     "FORMATS",
     "HELD",
     "LARGEST_FINITE",
     "SIGNIFICANT_BITS",
     "angle_errors",
+    "first_overflow",
     "held_angles",
     "largest_exact_integer",
     "round_to_bfloat16",

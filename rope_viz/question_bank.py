@@ -184,7 +184,8 @@ def mixed_signs() -> Question:
         ],
         explanation="R(mθ)ᵀ R(−nθ) = R(−(m + n)θ): the two angles add instead of cancelling, so the score "
         "depends on m + n and the relative-position property is gone. Turning both vectors by minus their "
-        "angles is harmless: it mirrors the standard score.",
+        "angles keeps it relative, but mirrors the offset: weights trained with the usual sign would read "
+        "every past key as a future one.",
         link=_link(2, "turning-clockwise-without-saying-so", "turning clockwise"),
     )
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from rope_viz import precision
 from rope_viz.precision import (
     angle_errors,
+    first_overflow,
     held_angles,
     largest_exact_integer,
     round_to_bfloat16,
@@ -203,6 +204,27 @@ def test_float16_overflows_past_65504_as_an_infinite_error():
     assert np.isfinite(worst[ends < 65_000]).all()
 
 
+def test_the_first_overflowing_float16_position_is_where_numpy_rounds_to_infinity():
+    # numpy's own float16 cast, independent of rope_viz's rounding: 65,519 rounds down to 65,504, 65,520 up.
+    with np.errstate(over="ignore"):
+        assert np.isfinite(np.float16(65_519)) and np.isinf(np.float16(65_520))
+    assert first_overflow(10**6, 0.5, "float16") == 65_520
+    assert first_overflow(65_519, 0.5, "float16") is None
+    for number_format in ("bfloat16", "float32", "float64"):
+        assert first_overflow(10**9, 1.0, number_format) is None
+
+
+@property_test
+@given(theta=st.floats(min_value=0.07, max_value=1.0), held=st.sampled_from(("positions", "angles")))
+def test_the_first_overflow_overflows_and_the_position_before_it_does_not(theta, held):
+    first = first_overflow(10**6, theta, "float16", held=held)
+    assert first is not None
+    angles = held_angles([first - 1, first], [theta], "float16", held=held)[:, 0]
+    assert np.isfinite(angles[0]) and np.isinf(angles[1])
+    if held == "angles":  # the float32 product m theta passes 65,504 there
+        assert float(np.float32(first) * np.float32(theta)) >= 65_504
+
+
 @pytest.mark.parametrize(
     ("call", "match"),
     [
@@ -216,6 +238,8 @@ def test_float16_overflows_past_65504_as_an_infinite_error():
         (lambda: worst_errors_by_position(10, 1.0, "float16", bins_per_decade=0), "bins_per_decade"),
         (lambda: worst_errors_by_position(10, 1.0, "float16", samples_per_bin=1), "samples_per_bin"),
         (lambda: worst_errors_by_position(10, -1.0, "float16"), "theta"),
+        (lambda: first_overflow(-1, 1.0, "float16"), "max_position"),
+        (lambda: first_overflow(10, 1.0, "float16", held="sin"), "held"),
     ],
 )
 def test_bad_arguments_raise_value_errors_naming_them(call, match):

@@ -20,6 +20,7 @@ from rope_viz.figures.rounding import significant
 from rope_viz.frequencies import inv_freq
 from rope_viz.precision import (
     LARGEST_FINITE,
+    first_overflow,
     largest_exact_integer,
     significant_bits,
     worst_errors_by_position,
@@ -148,7 +149,8 @@ class AnglePrecision(Demo):
             blur = "errors stay below half a token's turn (θᵢ/2) up to 10⁶"
         overflow_text = ""
         if not finite.all():
-            overflow_text = f"; from the bin at m = {int(starts[~finite][0]):,} on, float16 overflows (inf)"
+            first = first_overflow(MAX_POSITION, theta, number_format, held=held_name)
+            overflow_text = f"; from m = {first:,} on, {number_format} overflows (inf)"
         off = f"off by up to {last:.3g} rad" if last > 0 else "exact"
         readout = (
             f"{number_format} (ν = {bits} bits, whole numbers exact up to {limit:,}), {held_name}, "
