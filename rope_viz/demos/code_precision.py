@@ -66,8 +66,8 @@ class AnglePrecision(Demo):
     scenes = (
         Scene(
             "bfloat16 positions",
-            "With positions in bfloat16 the angle is exact up to position 256 and then at once a whole "
-            "token's turn off.",
+            "With positions in bfloat16 the angle is exact up to position "
+            f"{largest_exact_integer('bfloat16')} and then at once a whole token's turn off.",
             {},
         ),
         Scene(

@@ -126,6 +126,30 @@ def _check_slide(page, number: int, site: Path, width: int = 1920, height: int =
     _check_link(shown["link"], expected["page"], site, where)
 
 
+#: The parts of a figure's slide beside its plot that run out of the slide: below the window (the slide would
+#: have to scroll, and the room would not see them) or past its right edge.
+CUT_PARTS = """slide => {
+  const box = slide.getBoundingClientRect();
+  const parts = slide.querySelectorAll(".rope-viz-slide-caption, .rope-viz-slide-link, " +
+    ".rope-viz-control label, .rope-viz-control output, .rope-viz-control input, .rope-viz-scenes button, " +
+    ".rope-viz-readout");
+  const cut = [...parts].filter(part => {
+    const r = part.getBoundingClientRect();
+    return r.height > 0 && (r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5);
+  }).map(part => part.className || part.tagName.toLowerCase() + " " + part.textContent.trim().slice(0, 30));
+  if (slide.scrollHeight > slide.clientHeight) { cut.push("the slide scrolls"); }
+  return cut;
+}"""
+
+
+def _check_slide_column(page, number: int, size: str) -> None:
+    """Everything beside the plot of slide ``number`` is on screen, within the slide."""
+    if EXPECTED[number] is None:
+        return
+    cut = page.locator(f"#slide-{number}").evaluate(CUT_PARTS)
+    assert cut == [], f"slide {number} at {size}: {cut}"
+
+
 _PAGES: dict[Path, str] = {}
 
 
@@ -209,6 +233,7 @@ def test_a_clicker_walks_through_every_slide_and_back(built_site, open_page):
         page.keyboard.press("PageDown")
         _check_slide(page, number, built_site.html)
         _check_slide_text(page, number)
+        _check_slide_column(page, number, "1920x1080")
         _check_tool_buttons(page, number)
         if number in SHOWN:
             _screenshot(page, f"slide-{number:02d}-light")
@@ -243,6 +268,44 @@ def test_dark_mode_screenshots_and_a_small_projector(built_site, open_page):
     _check_slide(page, 5, built_site.html, width=1280, height=720)
     _screenshot(page, "slide-05-light-1280x720")
     assert problems == [] and blocked == [] and small_problems == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1280, 800), (1024, 768)])
+def test_every_slide_keeps_its_caption_sliders_and_link_on_a_smaller_screen(
+    built_site, open_page, width, height
+):
+    """At a projector's 1280 x 720, a laptop's 1280 x 800 and an old projector's 1024 x 768, the caption,
+    the sliders with their values, the scene buttons, the readout and the chapter link of every slide lie
+    within the slide, which does not scroll."""
+    page, problems, blocked = _open(open_page, "light", "#slide-2", width=width, height=height)
+    for number in range(2, COUNT + 1):
+        page.evaluate("number => { location.hash = '#slide-' + number; }", number)
+        _check_slide(page, number, built_site.html, width=width, height=height)
+        page.wait_for_timeout(400)  # the settled state, its readout's room reserved
+        _check_slide_column(page, number, f"{width}x{height}")
+    assert problems == [] and blocked == []
+
+
+def test_on_a_phone_the_page_is_the_list_of_slides(built_site, open_page):
+    """A window taller than wide (a phone) keeps the page a list of slides: the theme's page with its
+    navigation, every figure drawn and fitted to the page's width, no slide navigation, nothing wider than
+    the screen."""
+    page, problems, blocked = open_page(PAGE + "#slide-5", width=390, height=844, phone=True)
+    wait_for_figures(page)
+    shown = page.evaluate(
+        """() => ({
+            deck: document.documentElement.classList.contains("rope-viz-deck-on"),
+            navigation: document.querySelectorAll(".rope-viz-deck-nav").length,
+            hidden: [...document.querySelectorAll(".rope-viz-slide")].filter(slide =>
+                !slide.checkVisibility({visibilityProperty: true})).length,
+            overflow: document.documentElement.scrollWidth - window.innerWidth,
+            wide: [...document.querySelectorAll("figure.rope-viz-demo")].filter(figure =>
+                figure.getBoundingClientRect().right > window.innerWidth + 0.5).length,
+        })"""
+    )
+    assert shown == {"deck": False, "navigation": 0, "hidden": 0, "overflow": 0, "wide": 0}, shown
+    _screenshot(page, "phone-slide-05")
+    assert problems == [] and blocked == []
 
 
 def test_the_url_holds_the_slide_through_reload_back_and_forward(built_site, open_page):

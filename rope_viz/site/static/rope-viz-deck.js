@@ -219,12 +219,18 @@
     fromUrl();
   }
 
+  /* The deck needs a window wider than tall and at least 1,000 px wide (a projector, a laptop): its plot
+     column then lays a plot out at least as wide as a chapter's page does. In a narrower window (a phone, a
+     tablet held upright) the page stays the list of slides, each figure fitted to the page as in a chapter;
+     decided once, when the page opens. */
+  var DECK_WINDOW = "(min-width: 1000px) and (orientation: landscape)";
+
   function init() {
     var deck = document.querySelector(".rope-viz-deck");
-    if (deck) { start(deck); }
+    if (deck && window.matchMedia(DECK_WINDOW).matches) { start(deck); }
   }
 
-  window.RopeVizDeck = { slideIndex: slideIndex, keyAction: keyAction };
+  window.RopeVizDeck = { slideIndex: slideIndex, keyAction: keyAction, DECK_WINDOW: DECK_WINDOW };
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);
