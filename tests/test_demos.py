@@ -262,3 +262,43 @@ def test_live_integer_controls_on_a_log_scale_snap_to_whole_numbers(monkeypatch)
     assert float(widget.values()["trained_length"]).is_integer()
     assert abs(widget.values()["trained_length"] - 5000.7) < 60  # the nearest of 100 steps per decade
     assert isinstance(widget.values()["base"], float)
+
+
+def _legend_look(trace: dict, layout: dict) -> str:
+    """What a trace's legend entry shows: its kind, line (colour, dash, width) and marker (symbol, colour)."""
+    mode = trace.get("mode", "lines+markers" if trace.get("type", "scatter") == "scatter" else "")
+    line = trace.get("line", {})
+    marker = trace.get("marker", {})
+    colorway = layout.get("colorway")
+    return json.dumps(
+        [
+            trace.get("type", "scatter"),
+            mode,
+            trace.get("fill", "none"),
+            trace.get("fillcolor") if trace.get("fill", "none") != "none" else None,
+            line.get("color") if "lines" in mode or trace.get("fill") else None,
+            line.get("dash", "solid") if "lines" in mode else None,
+            marker.get("symbol", "circle") if "markers" in mode else None,
+            marker.get("color") if "markers" in mode or trace.get("type") == "bar" else None,
+            colorway,
+        ],
+        default=lambda value: np.asarray(value).tolist(),
+    )
+
+
+def test_every_legend_entry_looks_different_from_the_others(demo):
+    """Two entries of one legend drawn alike (same kind, colour, dash and marker) could not be told apart."""
+    figure = demo.initial_figure()
+    layout = figure.get("layout", {})
+    if layout.get("showlegend") is False:
+        return
+    entries: dict[str, str] = {}
+    for trace in figure["data"]:
+        if trace.get("showlegend") is False or not trace.get("name") or trace.get("visible") is False:
+            continue
+        if trace.get("type", "scatter") not in ("scatter", "bar"):
+            continue
+        look = _legend_look(trace, layout)
+        legend = trace.get("legend", "legend")
+        other = entries.setdefault(legend + look, trace["name"])
+        assert other == trace["name"], f"{trace['name']!r} is drawn in its legend as {other!r} is"

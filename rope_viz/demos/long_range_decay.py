@@ -98,7 +98,8 @@ class DecayBound(Demo):
             "type": "scatter",
             "mode": "lines",
             "name": "Abel bound max|hᵢ₊₁ − hᵢ| · Σⱼ|Sⱼ(r)|",
-            "line": {"color": BOUND_COLOR, "width": 2.5},
+            # dashed: the legend lists it beside the relative bound of the panel above, in the same colour
+            "line": {"color": BOUND_COLOR, "width": 2.5, "dash": "dash"},
             "hovertemplate": "r = %{x}<br>bound %{y:.1f}<extra></extra>",
             "xaxis": "x2",
             "yaxis": "y2",
