@@ -155,7 +155,21 @@ def test_preset_length_lines_name_coinciding_lengths_once():
     assert plain == [(32768.0, "max_position_embeddings = 32,768")]
     view = PresetBands().view(preset=PRESET_ORDER.index("qwen2.5-7b-instruct-yarn"))
     assert "L = 32,768 → L·s = 131,072; max_position_embeddings 32,768" in view.readout
-    assert [line["y"][:1] for line in view.traces[-3:]] == [[32768.0], [131072.0], []]
+    assert [line["y"][:1] for line in view.traces[-3:]] == [[], [32768.0], [131072.0]]
+
+
+@pytest.mark.parametrize("index", range(len(PRESET_ORDER)))
+def test_preset_length_lines_fill_the_last_traces_upwards_so_the_highest_label_sits_above(index):
+    """The last length trace is labelled above its line, the others below theirs: a model's lines take the
+    last traces, shortest first, so that its highest line's label points away from the line under it."""
+    figure = PresetBands().initial_figure()
+    positions = [trace.get("textposition") for trace in figure["data"][-3:]]
+    assert positions == ["bottom right", "bottom right", "top right"]
+    lines = [line["y"][:1] for line in PresetBands().view(preset=index).traces[-3:]]
+    filled = [k for k, line in enumerate(lines) if line]
+    assert filled == list(range(3 - len(filled), 3))
+    heights = [lines[k][0] for k in filled]
+    assert heights == sorted(heights) and len(set(heights)) == len(heights)
 
 
 @pytest.mark.parametrize("index", range(len(PRESET_ORDER)))

@@ -75,7 +75,7 @@ def context_lengths(scaling: RopeScaling) -> tuple[int | None, float | None, int
 
 
 def length_lines(scaling: RopeScaling) -> list[tuple[float, str]]:
-    """Return the horizontal lines of the wavelength panel: ``(tokens, label)`` for each distinct length.
+    """Return the horizontal lines of the wavelength panel: ``(tokens, label)`` per length, shortest first.
 
     Lengths that coincide share one line, whose label names them all (``"L = max_position_embeddings =
     32,768"``), so that no two labels sit on top of each other.
@@ -86,7 +86,7 @@ def length_lines(scaling: RopeScaling) -> list[tuple[float, str]]:
     for length, name in named:
         if length is not None:
             lines.setdefault(float(length), []).append(name)
-    return [(length, f"{' = '.join(names)} = {length:,.0f}") for length, names in lines.items()]
+    return [(length, f"{' = '.join(names)} = {length:,.0f}") for length, names in sorted(lines.items())]
 
 
 class PresetBands(Demo):
@@ -134,8 +134,9 @@ class PresetBands(Demo):
         data += [
             wavelength_trace("plain RoPE, same base", PLAIN, "dash", marker_size=4),
             wavelength_trace("with the model's scaling", LONGROPE, "solid", marker_size=4),
-            # The lines come in increasing length (length_lines): the labels of all but a third, highest one
-            # go under their line, so that two lines a factor of two apart keep their labels apart.
+            # The lines fill these traces from the last, highest one down (length_lines gives them shortest
+            # first): the highest line's label goes above it, the others' under theirs, so that the labels of
+            # two lines a factor of two apart stay apart, however few lines a model has.
             *(
                 {
                     **reference_line(f"length {number}", dash),
@@ -201,7 +202,7 @@ class PresetBands(Demo):
             {"x": [-0.5, pairs - 0.5], "y": [length, length], "text": [label, ""]}
             for length, label in lengths
         ]
-        lines += [{"x": [], "y": [], "text": []} for _ in range(len(LINE_DASHES) - len(lines))]
+        lines = [{"x": [], "y": [], "text": []} for _ in range(len(LINE_DASHES) - len(lines))] + lines
 
         counts = summary["counts"]
         bands = "; ".join(

@@ -325,12 +325,17 @@ class ScoreVsDistance(Demo):
             [aligned_mean - aligned_std, aligned_mean + aligned_std, sample, -independent_std]
         )
         low, high = float(shown.min()), float(shown.max())
+        # at the reference base itself the comparison would repeat the same numbers
+        at_reference = base == REFERENCE_BASE
+        reference_label = f"b = {REFERENCE_BASE:,.0f}"
+        reference_half = "" if at_reference else f" (at {reference_label}: r ≈ {_tokens(reference_half_at)})"
+        reference_slowest = "" if at_reference else f" ({reference_label}: {reference[-1]:,.0f})"
         readout = (
             f"d = {dim}, b = {base:,.0f}: for k = q the mean score falls from d = {dim} to half of it at "
-            f"r ≈ {_tokens(half_at)} (at b = 10,000: r ≈ {_tokens(reference_half_at)}); "
+            f"r ≈ {_tokens(half_at)}{reference_half}; "
             f"for independent q, k it is 0 with standard deviation √d = {independent_std[0]:.1f} at every "
             "distance. Slowest pair: "
-            f"λ = {lam[-1]:,.0f} tokens (b = 10,000: {reference[-1]:,.0f})."
+            f"λ = {lam[-1]:,.0f} tokens{reference_slowest}."
         )
         return View(
             traces=[

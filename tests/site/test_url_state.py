@@ -55,6 +55,13 @@ def test_the_url_restores_every_figure_of_every_chapter(built_site, open_page, s
             page, problems, _ = open_page(relative)
             wait_for_figures(page, settled=True)
             history = page.evaluate("() => history.length")
+            # Every figure's buttons under its readout in one order: Present, then the link to this view.
+            buttons = page.evaluate(
+                """() => [...document.querySelectorAll('figure.rope-viz-demo')].map(f =>
+                    [...f.querySelectorAll('.rope-viz-present, .rope-viz-link')].map(row => row.className))"""
+            )
+            in_order = all(rows == ["rope-viz-present", "rope-viz-link"] for rows in buttons)
+            assert in_order, f"{relative}: {buttons}"
             _move_every_figure(page)
             settle_figures(page)
             moved = page.evaluate(FIGURE_STATES)

@@ -198,7 +198,8 @@
     });
     row.appendChild(button);
     row.appendChild(status);
-    root.querySelector(".rope-viz-readout").after(row);
+    // After the Present button if it is there already (rope-viz-present.js puts it under the readout).
+    (root.querySelector(".rope-viz-present") || root.querySelector(".rope-viz-readout")).after(row);
   }
 
   /* ---- scene links ---------------------------------------------------------------------------------------
