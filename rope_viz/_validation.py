@@ -31,6 +31,13 @@ def check_dim(dim: object, name: str = "dim") -> int:
     return dim
 
 
+def check_whole_number(value: object, name: str, lower: int, upper: int) -> int:
+    """Return ``value`` as an int after checking it is a whole number (not a bool) in ``lower .. upper``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lower <= value <= upper:
+        raise ValueError(f"{name} must be a whole number from {lower:,} to {upper:,}, got {value!r}")
+    return int(value)
+
+
 def check_base(base: object, name: str = "base") -> float:
     """Return ``base`` as a float after checking it is a finite real number > 1 (0-d arrays pass)."""
     if isinstance(base, np.ndarray) and base.ndim == 0:

@@ -32,11 +32,10 @@ The reference is the float64 angle ``m theta_i``, whose own error (``2^-53`` of 
 from __future__ import annotations
 
 import functools
-import numbers
 
 import numpy as np
 
-from rope_viz._validation import check_finite, check_frequencies, check_positions
+from rope_viz._validation import check_finite, check_frequencies, check_positions, check_whole_number
 
 FORMATS = ("float16", "bfloat16", "float32", "float64")
 """The formats this module rounds to, shortest significand first after float16."""
@@ -335,16 +334,13 @@ def worst_errors_by_position(
     ([9, 99, 1000], [0.0, 0.0, 2.0])
 
     """
-    checks = [("max_position", max_position, 1, 10**7), ("bins_per_decade", bins_per_decade, 1, 1000)]
+    max_position = check_whole_number(max_position, "max_position", 1, 10**7)
+    bins_per_decade = check_whole_number(bins_per_decade, "bins_per_decade", 1, 1000)
     if samples_per_bin is not None:
-        checks.append(("samples_per_bin", samples_per_bin, 2, 10**7))
-    for name, value, lower, upper in checks:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not lower <= value <= upper:
-            raise ValueError(f"{name} must be a whole number from {lower} to {upper:,}, got {value!r}")
+        check_whole_number(samples_per_bin, "samples_per_bin", 2, 10**7)
     number_format = _check_format(number_format)
     held = _check_held(held)
     (theta,) = check_frequencies([theta], name="theta")
-    max_position, bins_per_decade = int(max_position), int(bins_per_decade)
     starts, ends = _bins(max_position, bins_per_decade)
     if held == "positions":
         return ends, _worst_position_offsets(max_position, number_format, bins_per_decade) * theta
@@ -404,17 +400,12 @@ def first_overflow(
     True
 
     """
-    if (
-        isinstance(max_position, bool)
-        or not isinstance(max_position, numbers.Integral)
-        or not 0 <= max_position <= 10**9
-    ):
-        raise ValueError(f"max_position must be a whole number from 0 to 1,000,000,000, got {max_position!r}")
+    max_position = check_whole_number(max_position, "max_position", 0, 10**9)
 
     def overflows(position: int) -> bool:
         return not np.isfinite(held_angles([position], [theta], number_format, held=held)[0, 0])
 
-    low, high = 0, int(max_position)
+    low, high = 0, max_position
     if not overflows(high):
         return None
     while low < high:  # the first overflowing position lies in low .. high

@@ -456,6 +456,18 @@ def test_scaling_never_speeds_a_pair_up(dim, base, factor, length):
 
 
 @settings(max_examples=60, deadline=None)
+@given(dim=dims.filter(lambda d: d >= 4), base=bases, factor=factors, length=lengths)
+def test_the_ntk_aware_change_slows_pair_i_by_factor_to_the_2i_over_d_minus_2(dim, base, factor, length):
+    # theta_i' = (b s^(d/(d-2)))^(-2i/d) = theta_i s^(-2i/(d-2)): only the slowest pair, i = d/2 - 1, is
+    # slowed the whole factor (what chapter 7 says of `factor` for this method).
+    inv_freq, _ = METHODS["ntk"](_at_factor("ntk", dim, base, factor, length), None)
+    pair = np.arange(dim // 2)
+    slowdown = hand_inv_freq(dim, base) / inv_freq
+    np.testing.assert_allclose(slowdown, factor ** (2 * pair / (dim - 2)), rtol=1e-9)
+    assert slowdown[-1] == pytest.approx(factor, rel=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
 @given(
     dim=dims.filter(lambda d: d >= 4), base=bases, factor=factors, extra=st.floats(0.0, 16.0), length=lengths
 )

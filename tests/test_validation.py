@@ -9,7 +9,14 @@ import pytest
 
 import rope_viz as rv
 from rope_viz import rotation
-from rope_viz._validation import check_base, check_convention, check_dim, check_finite, check_real_array
+from rope_viz._validation import (
+    check_base,
+    check_convention,
+    check_dim,
+    check_finite,
+    check_real_array,
+    check_whole_number,
+)
 
 Q = np.array([1.0, 2.0, 3.0, 4.0])
 K = np.array([0.5, -1.0, 2.0, 0.0])
@@ -190,6 +197,16 @@ def test_the_checks_return_clean_values():
     assert check_real_array(big_endian, "v").dtype == np.dtype("=f8")
     float64 = np.ones(3)
     assert check_real_array(float64, "v") is float64  # no copy of an already valid (possibly large) x
+
+
+def test_a_whole_number_check_takes_integers_in_range_only():
+    assert check_whole_number(np.int64(7), "n", 0, 10) == 7
+    assert type(check_whole_number(np.int64(7), "n", 0, 10)) is int
+    for bad in (True, 7.0, -1, 11, "7", None):
+        with pytest.raises(ValueError, match=r"n must be a whole number from 0 to 10, got "):
+            check_whole_number(bad, "n", 0, 10)
+    with pytest.raises(ValueError, match=r"from 1 to 10,000,000, got 0"):
+        check_whole_number(0, "max_position", 1, 10**7)
 
 
 def test_messages_state_the_accepted_range():
