@@ -87,6 +87,43 @@ def largest_exact_integer(number_format: str) -> int:
     return 2 ** significant_bits(number_format)
 
 
+
+def spacing(value: float, number_format: str) -> float:
+    """Return the gap between neighbouring numbers of the format at ``value``: ``2^(e + 1 - nu)``.
+
+    ``e = floor(log2 |value|)``, so the gap is the same from one power of two up to the next and doubles
+    there: whole numbers from ``2^nu`` on are held in steps of 2, from ``2^(nu + 1)`` on in steps of 4. For
+    the normal numbers of the format (float16's range ends at 65,504; below 2^-14 its gaps stop shrinking).
+
+    Parameters
+    ----------
+    value : float
+        A finite non-zero number.
+    number_format : {"float16", "bfloat16", "float32", "float64"}
+        The format.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        On an unknown format, or a value that is zero or not finite.
+
+    Examples
+    --------
+    >>> spacing(4096, "float16"), spacing(300, "bfloat16")
+    (4.0, 2.0)
+
+    """
+    bits = significant_bits(number_format)
+    (value,) = check_finite([value], "value")
+    if value == 0:
+        raise ValueError("value must be non-zero, got 0")
+    exponent = np.frexp(abs(value))[1] - 1  # |value| = m 2^e with 1 <= m < 2
+    return float(2.0 ** (exponent + 1 - bits))
+
 def round_to_bfloat16(values: object) -> np.ndarray:
     """Round to bfloat16 (8 significant bits, to nearest, ties to even), returned as float32.
 
@@ -429,5 +466,6 @@ __all__ = [
     "round_to_bfloat16",
     "round_to_format",
     "significant_bits",
+    "spacing",
     "worst_errors_by_position",
 ]

@@ -24,6 +24,7 @@ from rope_viz.precision import (
     round_to_bfloat16,
     round_to_format,
     significant_bits,
+    spacing,
     worst_errors_by_position,
 )
 
@@ -103,6 +104,39 @@ def test_bfloat16_ties_go_to_the_even_neighbour_and_overflow_becomes_infinity():
 def test_float64_is_left_as_it_is():
     values = np.array([1 / 3, 2.0**53 + 2, 1e300])
     np.testing.assert_array_equal(round_to_format(values, "float64"), values)
+
+
+NUMPY_TYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
+
+
+@property_test
+@given(
+    value=st.floats(min_value=2.0**-14, max_value=60000.0), number_format=st.sampled_from(tuple(NUMPY_TYPES))
+)
+def test_spacing_is_numpys_gap_to_the_next_number_of_the_format(value, number_format):
+    # np.spacing of a value of the format: the distance to the next larger number of that format.
+    held = NUMPY_TYPES[number_format](value)
+    assert spacing(float(held), number_format) == float(np.spacing(held))
+
+
+@property_test
+@given(value=st.floats(min_value=2.0**-100, max_value=2.0**100))
+def test_bfloat16_spacing_is_the_gap_that_its_rounding_keeps(value):
+    held = float(round_to_bfloat16([value])[0])
+    gap = spacing(held, "bfloat16")
+    # the neighbours a gap away are numbers of the format; half a gap further is rounded to one of them
+    assert float(round_to_bfloat16([held + gap])[0]) == held + gap
+    assert float(round_to_bfloat16([held + gap / 4])[0]) == held
+
+
+def test_whole_numbers_snap_to_steps_of_two_then_four_past_the_exact_limit():
+    for number_format in SHORT:
+        limit = largest_exact_integer(number_format)
+        assert spacing(limit - 1, number_format) == 1.0
+        assert spacing(limit, number_format) == 2.0
+        assert spacing(2 * limit, number_format) == 4.0
+    with pytest.raises(ValueError, match="non-zero"):
+        spacing(0.0, "float16")
 
 
 # --- angles ----------------------------------------------------------------------------------------------
