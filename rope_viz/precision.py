@@ -87,7 +87,6 @@ def largest_exact_integer(number_format: str) -> int:
     return 2 ** significant_bits(number_format)
 
 
-
 def spacing(value: float, number_format: str) -> float:
     """Return the gap between neighbouring numbers of the format at ``value``: ``2^(e + 1 - nu)``.
 
@@ -123,6 +122,7 @@ def spacing(value: float, number_format: str) -> float:
         raise ValueError("value must be non-zero, got 0")
     exponent = np.frexp(abs(value))[1] - 1  # |value| = m 2^e with 1 <= m < 2
     return float(2.0 ** (exponent + 1 - bits))
+
 
 def round_to_bfloat16(values: object) -> np.ndarray:
     """Round to bfloat16 (8 significant bits, to nearest, ties to even), returned as float32.
