@@ -148,13 +148,13 @@ def test_comparison_names_the_yarn_curves_by_their_source():
 
 def test_preset_length_lines_name_coinciding_lengths_once():
     qwen = dict((label, length) for length, label in length_lines(preset_scaling("qwen2.5-7b-instruct-yarn")))
-    assert qwen == {"L = max_position_embeddings = 32,768": 32768, "L·s = 131,072": 131072}
+    assert qwen == {"L = max_position_embeddings = 32,768": 32768, "s·L = 131,072": 131072}
     llama = [label for _, label in length_lines(preset_scaling("llama-3.1-8b"))]
-    assert llama == ["L = 8,192", "L·s = 65,536", "max_position_embeddings = 131,072"]
+    assert llama == ["L = 8,192", "s·L = 65,536", "max_position_embeddings = 131,072"]
     plain = length_lines(preset_scaling("mistral-7b-v0.1"))
     assert plain == [(32768.0, "max_position_embeddings = 32,768")]
     view = PresetBands().view(preset=PRESET_ORDER.index("qwen2.5-7b-instruct-yarn"))
-    assert "L = 32,768 → L·s = 131,072; max_position_embeddings 32,768" in view.readout
+    assert "L = 32,768 → s·L = 131,072; max_position_embeddings 32,768" in view.readout
     assert [line["y"][:1] for line in view.traces[-3:]] == [[], [32768.0], [131072.0]]
 
 

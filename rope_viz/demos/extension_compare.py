@@ -30,7 +30,7 @@ STYLE = {
     "ntk": ("NTK-aware", NTK, "solid"),
     "yarn": ("YaRN reference code = transformers, vLLM", YARN, "solid"),
     "yarn_paper": ("YaRN paper, eq. (18)", YARN, "dot"),
-    "llama3": ("Llama 3 (1, 4)", LLAMA3, "solid"),
+    "llama3": ("Llama 3 (low 1, high 4)", LLAMA3, "solid"),
 }
 #: The same query and key at every setting: unit vectors in every pair, so each pair contributes cos(r θᵢ′).
 UNIT_PAIRS = np.tile([1.0, 0.0], DIM // 2)

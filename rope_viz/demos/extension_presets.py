@@ -27,7 +27,7 @@ from rope_viz.extension import scaling_summary
 from rope_viz.presets import PRESETS
 from rope_viz.scaling import RopeScaling, from_config
 
-#: Dashes of the wavelength panel's length lines (at most three distinct lengths: L, L·s and
+#: Dashes of the wavelength panel's length lines (at most three distinct lengths: L, s·L and
 #: max_position_embeddings).
 LINE_DASHES = ("dash", "dashdot", "dot")
 
@@ -81,7 +81,7 @@ def length_lines(scaling: RopeScaling) -> list[tuple[float, str]]:
     32,768"``), so that no two labels sit on top of each other.
     """
     original, extended, declared = context_lengths(scaling)
-    named = [(original, "L"), (extended, "L·s"), (declared, "max_position_embeddings")]
+    named = [(original, "L"), (extended, "s·L"), (declared, "max_position_embeddings")]
     lines: dict[float, list[str]] = {}
     for length, name in named:
         if length is not None:
@@ -210,7 +210,7 @@ class PresetBands(Demo):
             for kind, (first, last) in summary["bands"].items()
         )
         original, declared = summary["original_length"], summary["max_position_embeddings"]
-        spans = [] if original is None else [f"L = {original:,} → L·s = {summary['extended_length']:,.0f}"]
+        spans = [] if original is None else [f"L = {original:,} → s·L = {summary['extended_length']:,.0f}"]
         spans += [] if declared is None else [f"max_position_embeddings {declared:,}"]
         readout = (
             f"{name}: rope_type {summary['rope_type']}, d = {summary['dim']}, base {summary['base']:,.0f}, "

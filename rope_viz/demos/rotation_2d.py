@@ -242,6 +242,8 @@ class Rotation2D(Demo):
                 "range": [-limit, limit],
                 "scaleanchor": "x",
                 "zeroline": True,
+                # Whole units only: a plot laid out taller (a slide of 4:3) would add "−0.5" under its title.
+                "dtick": 1,
                 "title": _axis_title("second coordinate<br>(imag. part)"),
             },
             "xaxis2": {

@@ -26,6 +26,7 @@ import numpy as np
 from rope_viz.demos.base import Demo, View
 from rope_viz.figures.direct_drawing import prepare_states
 from rope_viz.figures.rounding import plain as _plain
+from rope_viz.figures.slide_layout import own_values, side_by_side
 
 #: Arrays with at least this many entries are stored once and referenced.
 _MIN_SHARED_LENGTH = 6
@@ -68,7 +69,10 @@ def build_payload(demo: Demo) -> dict[str, Any]:
     dict
         ``figure`` (initial Plotly figure), ``controls`` (label, value texts, default index), ``scenes``
         (name, caption and slider indices of each of the demo's scenes), ``strides``
-        (state index = sum of slider index times stride), ``states`` and the shared ``arrays`` table.
+        (state index = sum of slider index times stride), ``states`` and the shared ``arrays`` table; for a
+        figure of two stacked panels, ``sideBySide``: the ``changes`` that lay them out side by side, for the
+        presenter view and the lecture deck (:func:`rope_viz.figures.slide_layout.side_by_side`), and the
+        figure's ``own`` values there, which put it back.
 
     """
     figure = _plain(demo.initial_figure())
@@ -97,9 +101,12 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         {"name": scene.name, "caption": scene.caption, "indices": demo.scene_indices(scene)}
         for scene in demo.scenes
     ]
+    wide = side_by_side(figure)
+    side = {"sideBySide": {"changes": wide, "own": own_values(figure["layout"], list(wide))}} if wide else {}
     return {
         "title": demo.title,
         "figure": figure,
+        **side,
         "controls": controls,
         "scenes": scenes,
         "strides": strides,

@@ -17,7 +17,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from rope_viz import lecture
+from rope_viz.figures.rounding import plain
 from rope_viz.figures.scene_links import slug
+from rope_viz.figures.slide_layout import side_by_side
 from tests.site.conftest import ARTIFACTS, wait_for_figures
 from tests.site.test_accessibility import FAILING_IMPACTS, _audit, _in_mode
 from tests.site.test_present import SCALE_AT_1080, TEXT_LAYOUT
@@ -82,6 +84,12 @@ def _expected(number: int) -> dict | None:
 
 
 EXPECTED = {number: _expected(number) for number in range(1, COUNT + 1)}
+#: The slides whose figure is two stacked panels, which a slide shows side by side.
+SIDE_BY_SIDE = {
+    number
+    for number, slide in enumerate(lecture.SLIDES, start=2)
+    if side_by_side(plain(slide.demo().initial_figure())) is not None
+}
 
 
 def _wait_for_slide(page, number: int) -> None:
@@ -180,6 +188,39 @@ def _check_slide_text(page, number: int, height: int = 1080) -> None:
     assert texts == {"outside": [], "overlapping": [], "clipped": []}, f"slide {number}: {texts}"
 
 
+def _check_plot_text(page, number: int, size: str) -> None:
+    """No text of the plot of slide ``number`` is cut, outside the plot or over other text."""
+    if EXPECTED[number] is None:
+        return
+    texts = page.locator(f"#slide-{number} figure.rope-viz-demo").evaluate(TEXT_LAYOUT)
+    assert texts == {"outside": [], "overlapping": [], "clipped": []}, f"slide {number} at {size}: {texts}"
+
+
+#: The boxes on screen of the plot's subplots (Plotly's background rectangle of each).
+PANELS = """
+figure => [...figure.querySelectorAll('.rope-viz-plot .bglayer rect.bg')].map(rect => {
+  const r = rect.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+}).filter(r => r[2] > r[0] && r[3] > r[1])
+"""
+
+
+def _check_panels(page, number: int, size: str) -> None:
+    """A figure of two stacked panels (``rope_viz.figures.slide_layout.side_by_side``) has them side by side
+    on the slide, each at least 0.4 times as tall as the plot: one beside the other, not one over the
+    other."""
+    if EXPECTED[number] is None or number not in SIDE_BY_SIDE:
+        return
+    figure = page.locator(f"#slide-{number} figure.rope-viz-demo")
+    plot_height = figure.locator(".rope-viz-plot").evaluate("plot => plot.getBoundingClientRect().height")
+    boxes = sorted(figure.evaluate(PANELS))
+    assert len(boxes) == 2, f"slide {number} at {size}: panels {boxes}"
+    (left, right) = boxes
+    assert left[2] <= right[0], f"slide {number} at {size}: the panels overlap across, {boxes}"
+    for box in boxes:
+        assert box[3] - box[1] >= 0.4 * plot_height, f"slide {number} at {size}: a panel is {box} high"
+
+
 def _check_tool_buttons(page, number: int) -> None:
     """With the pointer on the plot of slide ``number``, Plotly's tool buttons show beside it, over none of
     its words and none of the slide's controls, and each takes a click."""
@@ -234,6 +275,7 @@ def test_a_clicker_walks_through_every_slide_and_back(built_site, open_page):
         _check_slide(page, number, built_site.html)
         _check_slide_text(page, number)
         _check_slide_column(page, number, "1920x1080")
+        _check_panels(page, number, "1920x1080")
         _check_tool_buttons(page, number)
         if number in SHOWN:
             _screenshot(page, f"slide-{number:02d}-light")
@@ -283,6 +325,8 @@ def test_every_slide_keeps_its_caption_sliders_and_link_on_a_smaller_screen(
         _check_slide(page, number, built_site.html, width=width, height=height)
         page.wait_for_timeout(400)  # the settled state, its readout's room reserved
         _check_slide_column(page, number, f"{width}x{height}")
+        _check_plot_text(page, number, f"{width}x{height}")
+        _check_panels(page, number, f"{width}x{height}")
     assert problems == [] and blocked == []
 
 

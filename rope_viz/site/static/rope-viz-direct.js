@@ -1600,15 +1600,15 @@
   }
 
   /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
-     lay the figure out at another height: the figure's height and its plot area's; per axis its domain, the
-     axis it overlays, the name of the axis it is held to (scaleanchor "x" gives "xaxis") and at what scale
-     ratio, and its length in px; per legend its y; the paper y of annotations and shapes; each colour bar's
-     y and length. */
+     lay the figure out at another height: the figure's size and its plot area's height; per axis its domain,
+     the axis it overlays, the name of the axis it is held to (scaleanchor "x" gives "xaxis") and at what
+     scale ratio, and its length in px; per legend its y; the paper y of annotations and shapes; each colour
+     bar's y and length. */
   function placement(plot) {
     var full = plot._fullLayout;
     var size = full._size;
-    var facts = { height: full.height, plotHeight: size.h, geometry: [size.l, size.r, size.t, size.b], axes: {},
-      legends: {}, annotations: [], shapes: [], colorbars: [] };
+    var facts = { width: full.width, height: full.height, plotHeight: size.h, geometry: [size.l, size.r, size.t, size.b],
+      axes: {}, legends: {}, annotations: [], shapes: [], colorbars: [] };
     Object.keys(full).forEach(function (key) {
       var item = full[key];
       if (/^[xy]axis\d*$/.test(key)) {

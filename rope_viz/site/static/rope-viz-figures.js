@@ -240,6 +240,7 @@
       figure: resolve(payload.figure, arrays),
       texts: payload.controls.map(function (control) { return control.texts; }),
       scenes: payload.scenes || [],
+      sideBySide: payload.sideBySide || null,
       key: function (indices) {
         return String(indices.reduce(function (sum, index, k) { return sum + index * payload.strides[k]; }, 0));
       },
@@ -636,6 +637,8 @@
       if (range) { ownRanges[key] = range.slice(); }
     });
     plot.dataset.ownRanges = JSON.stringify(ownRanges);
+    /* A figure of two stacked panels: the changes that put them side by side on a wide screen. */
+    if (source.sideBySide) { plot.dataset.sideBySide = JSON.stringify(source.sideBySide); }
     return Promise.all([initial, Plotly.newPlot(plot, figure.data, figure.layout, config)]).then(function (results) {
       if (gone()) { return null; }
       committed = { key: source.key(start), state: results[0] };

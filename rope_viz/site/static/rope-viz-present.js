@@ -4,8 +4,9 @@
  * of the screen's height on any other screen (a projector shows 720 or 1080 px on the same wall).
  *
  * Nothing is drawn in a new way: Plotly lays the plot out at the screen's size divided by that scale, which
- * keeps the proportions of the page's layout, and a CSS transform (which Plotly's hover follows) scales it up;
- * the controls are scaled with CSS zoom. Slider steps are drawn directly, as on the page. Escape, or the
+ * keeps the proportions of the page's layout (but for a figure of two stacked panels, which stand side by
+ * side on the wide screen), and a CSS transform (which Plotly's hover follows) scales it up; the controls are
+ * scaled with CSS zoom. Slider steps are drawn directly, as on the page. Escape, or the
  * button, leaves and puts the plot's layout and styles back as they were.
  */
 (function () {
@@ -19,6 +20,9 @@
   /* The plot's share of the screen's width, the first at which the controls fit in the rest of it. With the
      first the plot is laid out as wide as on the page (662 px), on a screen of 16:9. */
   var PLOT_SHARES = [0.69, 0.64, 0.6];
+  /* The narrowest column, in the plot's own px, that a panel of a figure of two stacked panels gets when they
+     are put side by side: its tick labels, axis title and a title of a few words. */
+  var MIN_COLUMN_WIDTH = 250;
   /* The figure presented: {root, button, plot, styles, undo, fallback}, or null. */
   var current = null;
 
@@ -110,19 +114,20 @@
     return { fit: fit, undo: undo };
   }
 
+  /* The figure's own value at `path` of `node`, or null (Plotly's default) if it has none. */
+  function own(node, path) {
+    var value = path.split(/[.[\]]+/).filter(Boolean).reduce(function (at, key) {
+      return at === undefined || at === null ? undefined : at[key];
+    }, node);
+    return value === undefined ? null : value;
+  }
+
   /* Plotly.update arguments that place the subplots, paper-anchored annotations and shapes, the legend and
      colour bars by `map`, and those that put back the figure's own values. */
   function placements(plot, map) {
     var full = window.RopeVizDirect.placement(plot);
     var move = { layout: {}, data: {}, traces: [] };
     var undo = { layout: {}, data: {}, traces: [] };
-    /* The figure's own value at `path` of `node`, or null (Plotly's default) if it has none. */
-    function own(node, path) {
-      var value = path.split(/[.[\]]+/).filter(Boolean).reduce(function (at, key) {
-        return at === undefined || at === null ? undefined : at[key];
-      }, node);
-      return value === undefined ? null : value;
-    }
     function same(a, b) {
       return [].concat(a).every(function (value, k) { return Math.abs(value - [].concat(b)[k]) < 1e-9; });
     }
@@ -190,37 +195,72 @@
      margins and axes stay where they are (the plot then looks as any later drawing of it will). */
   function relayOut(plot, size, changes, fit) {
     function place() { return Plotly.update(plot, changes.data, changes.layout, changes.traces); }
-    function geometry() { return window.RopeVizDirect.placement(plot).geometry.join(); }
-    function settle(tries) {
-      var before = geometry();
-      return Plotly.redraw(plot).then(function () {
-        return tries > 1 && geometry() !== before ? settle(tries - 1) : null;
-      });
-    }
     /* With `fit`, axes held to another's scale show the figure's own ranges whole at the new shape. */
     function fitRanges() {
       var layout = heldRanges(plot).fit;
       return Object.keys(layout).length ? Plotly.relayout(plot, layout) : null;
     }
     return Plotly.relayout(plot, size).then(place).then(place).then(fit ? fitRanges : null)
-      .then(function () { return settle(3); });
+      .then(function () { return settle(plot, 3); });
   }
 
-  /* Lay `plot` out at `size` ({width, height}, in the plot's own px) as the presenter view does: the gaps
-     between its subplots keep their height in px (paperMap), and axes held to another's scale show the
-     figure's own ranges whole. Gives at once `own` (its own size) and `undo`, which put the layout back
-     (`putBack`), and `done`, a promise that settles once the plot is laid out. */
+  /* Have Plotly draw `plot` again until its margins and axes stay where they are (at most `tries` times). */
+  function settle(plot, tries) {
+    function geometry() { return window.RopeVizDirect.placement(plot).geometry.join(); }
+    var before = geometry();
+    return Plotly.redraw(plot).then(function () {
+      return tries > 1 && geometry() !== before ? settle(plot, tries - 1) : null;
+    });
+  }
+
+  /* The layout changes that put the two stacked panels of `plot` side by side (rope_viz.figures.slide_layout
+     writes them into the payload, with the figure's own values there), if a plot `width` px wide gives each
+     a column of MIN_COLUMN_WIDTH, and those that put its own layout back; or null. */
+  function sideBySide(plot, width) {
+    var wide = JSON.parse(plot.dataset.sideBySide || "null");
+    if (!wide || width < 2 * MIN_COLUMN_WIDTH) { return null; }
+    var changes = wide.changes;
+    var undo = Object.assign({}, wide.own);
+    /* Plotly widens the range of an axis held to another's scale to the new shape, and keeps it. */
+    Object.keys(plot.layout).forEach(function (name) {
+      if (/^[xy]axis\d*$/.test(name) && plot.layout[name].range) {
+        undo[name + ".range"] = plot.layout[name].range.slice();
+        undo[name + ".autorange"] = own(plot.layout, name + ".autorange");
+      }
+    });
+    return { changes: changes, undo: undo };
+  }
+
+  /* Lay `plot` out at `size` ({width, height}, in the plot's own px) as the presenter view does: two stacked
+     panels side by side (sideBySide), the gaps between its subplots keeping their height in px (paperMap),
+     and axes held to another's scale showing the figure's own ranges whole. Gives at once `own` (its own size)
+     and `undo` (filled in as the plot is laid out), which put the layout back (`putBack`), and `done`, a
+     promise that settles once the plot is laid out. */
   function layOutAt(plot, size) {
-    var own = ownSize(plot);
-    var full = window.RopeVizDirect.placement(plot);
-    var domains = Object.keys(full.axes).filter(function (key) {
-      return /^yaxis\d*$/.test(key) && !full.axes[key].overlaying;
-    }).map(function (key) { return full.axes[key].domain; });
-    var changes = placements(plot, paperMap(domains, full.plotHeight, size.height - (full.height - full.plotHeight)));
-    return {
-      own: own, undo: changes.undo,
-      done: relayOut(plot, { width: size.width, height: size.height }, changes.move, true)
-    };
+    var undo = { layout: {}, data: {}, traces: [] };
+    var wide = sideBySide(plot, size.width);
+    var ownLayoutSize = ownSize(plot);
+    /* The panels go side by side at the plot's present size (held, so that Plotly draws it there until its
+       margins settle, whatever size its box has by now). */
+    var first = null;
+    if (wide) {
+      var now = window.RopeVizDirect.placement(plot);
+      first = Plotly.relayout(plot, Object.assign({ width: now.width, height: now.height }, wide.changes))
+        .then(function () { return settle(plot, 3); });
+    }
+    var done = Promise.resolve(first).then(function () {
+      var full = window.RopeVizDirect.placement(plot);
+      var domains = Object.keys(full.axes).filter(function (key) {
+        return /^yaxis\d*$/.test(key) && !full.axes[key].overlaying;
+      }).map(function (key) { return full.axes[key].domain; });
+      var changes = placements(plot, paperMap(domains, full.plotHeight, size.height - (full.height - full.plotHeight)));
+      /* What the placements move of the side-by-side layout goes back to the figure's own. */
+      undo.layout = Object.assign(changes.undo.layout, wide ? wide.undo : {});
+      undo.data = changes.undo.data;
+      undo.traces = changes.undo.traces;
+      return relayOut(plot, { width: size.width, height: size.height }, changes.move, true);
+    });
+    return { own: ownLayoutSize, undo: undo, done: done };
   }
 
   /* Lay the plot out for the screen the figure now covers. */

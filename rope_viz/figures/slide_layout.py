@@ -1,0 +1,265 @@
+"""A figure of stacked panels laid out side by side, for a slide wider than tall.
+
+A chapter's figure is as tall as it needs: its panels are stacked, one under the other, each as wide as the
+page. A lecture slide is wider than tall, and its text is larger, so stacked panels would each get a thin
+strip of it. :func:`side_by_side` turns such a figure's rows into columns, as ``Plotly.relayout`` changes that
+the lecture deck's script (``rope-viz-deck.js``) applies to the figure on its slides (and only there).
+
+Positions in Plotly's paper coordinates (fractions of the plot area) move with their panel: a panel's title
+(an annotation just above it) stays above it, a legend inside a panel stays at the same place within it, a
+legend hanging under a panel stays that far under it, and a legend under the whole figure stays under it.
+Text in the axes' own coordinates (and shapes) follows its axes without a change. A title as wide as the
+page's figure is broken onto lines as wide as a column, and the margin it is in grows by the lines it gains.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+#: The space between two columns, as a share of the plot's width: room for the next panel's tick labels
+#: and axis title (about 90 px of a slide's plot laid out 790 px wide).
+COLUMN_GAP = 0.12
+#: A panel (a row of the figure) spans at least this share of the figure's width: figures whose panels
+#: already stand side by side in some row are left as they are.
+FULL_WIDTH = 0.8
+#: How many characters of a title fit on one line of a column (a column of a slide's plot is about 320 px
+#: wide); a longer title is broken between words.
+CHARACTERS_PER_COLUMN = 36
+#: The height of a line of a title, in px, with room to spare (Plotly sets an axis title of 18 px in lines
+#: 1.3 times as high): what a title broken onto more lines adds to the margin it is in.
+LINE_HEIGHT = 28
+#: Plotly's own margins, where a figure sets none.
+PLOTLY_MARGINS = {"t": 100, "b": 80}
+#: Trace types whose colour bar stands beside the plot in paper coordinates of its own (not moved here).
+_WITH_COLOUR_BARS = frozenset({"heatmap", "contour", "surface"})
+
+
+@dataclass(frozen=True)
+class _Row:
+    """One panel of a stacked figure: its axes' suffix ("", "2", ...) and its y domain."""
+
+    suffix: str
+    bottom: float
+    top: float
+
+
+def _domain(axis: dict[str, Any]) -> tuple[float, float]:
+    low, high = axis.get("domain", (0.0, 1.0))
+    return float(low), float(high)
+
+
+def _rows(layout: dict[str, Any]) -> list[_Row] | None:
+    """Return the figure's two panels, top then bottom.
+
+    None if it is not two stacked rows as wide as itself (a slide's plot has room for two columns, not three).
+    """
+    rows = []
+    for name, axis in layout.items():
+        if not name.startswith("xaxis") or not isinstance(axis, dict):
+            continue
+        suffix = name[len("xaxis") :]
+        left, right = _domain(axis)
+        if right - left < FULL_WIDTH:
+            return None
+        bottom, top = _domain(layout.get(f"yaxis{suffix}", {}))
+        rows.append(_Row(suffix, bottom, top))
+    rows.sort(key=lambda row: -row.top)
+    if len(rows) != 2 or rows[1].top > rows[0].bottom:
+        return None
+    return rows
+
+
+def column_span(index: int, columns: int) -> tuple[float, float]:
+    """Return the paper x span of column ``index`` of ``columns``.
+
+    The columns share the width less ``COLUMN_GAP`` between each two: column k spans
+    ``[k (w + g), k (w + g) + w]`` with ``w = (1 − (n − 1) g) / n``.
+
+    Examples
+    --------
+    >>> column_span(0, 2), column_span(1, 2)
+    ((0.0, 0.44), (0.56, 1.0))
+
+    """
+    width = (1 - (columns - 1) * COLUMN_GAP) / columns
+    left = index * (width + COLUMN_GAP)
+    return round(left, 6), round(left + width, 6)
+
+
+def _place(y: float, rows: list[_Row]) -> tuple[int | None, str, float]:
+    """Where paper height ``y`` lies: its row (None: under the whole figure), how, and its new paper height.
+
+    Within a row (``"in"``), ``y`` keeps its share of the row's height (the rows then share the top row's top
+    and the bottom row's bottom); above a row (``"above"``) or under it (``"under"``), its distance from the
+    row's edge. A height between two rows belongs to the nearer edge: under the upper row, or above the lower
+    one (a title).
+    """
+    top, bottom = rows[0].top, rows[-1].bottom
+    if y < bottom:
+        return None, "under", y
+    for index, row in enumerate(rows):
+        if y >= row.bottom:
+            above = rows[index - 1] if index else None
+            if y <= row.top:
+                return index, "in", bottom + (y - row.bottom) / (row.top - row.bottom) * (top - bottom)
+            if above is not None and above.bottom - y < y - row.top:
+                return index - 1, "under", bottom - (above.bottom - y)
+            return index, "above", top + (y - row.top)
+    raise AssertionError("unreachable: y < bottom returned above")
+
+
+def side_by_side(figure: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the ``Plotly.relayout`` changes that lay a figure's stacked panels out side by side.
+
+    Row k of n (from the top) becomes column k (from the left), spanning :func:`column_span`; the rows share
+    one height, from the bottom row's bottom to the top row's top. A position in paper coordinates keeps its
+    place relative to its panel (:func:`_place`), and its x its share of the panel's width
+    (``x′ = left_k + x (right_k − left_k)``); one under the whole figure stays where it is. The panels'
+    titles (annotations above them) line up at the highest title's distance above its panel, and what else
+    is above a panel moves up with its title.
+
+    Parameters
+    ----------
+    figure : dict
+        A Plotly figure as a plain dict (``data`` and ``layout``).
+
+    Returns
+    -------
+    dict or None
+        The changes, keyed by attribute path (``"xaxis2.domain"``, ``"annotations[1].x"``, ``"legend.y"``;
+        an axis held to another's scale by shrinking its domain, ``constrain: "domain"``, widens its range
+        instead, so that it keeps its column), and ``None`` for a figure that is not two stacked panels as
+        wide as itself, or that has a colour bar (placed in paper coordinates of its own).
+
+    """
+    layout = figure["layout"]
+    if any(trace.get("type") in _WITH_COLOUR_BARS for trace in figure["data"]):
+        return None
+    rows = _rows(layout)
+    if rows is None:
+        return None
+    columns = [column_span(index, len(rows)) for index in range(len(rows))]
+    shared = [rows[-1].bottom, rows[0].top]
+    changes: dict[str, Any] = {}
+    for row, (left, right) in zip(rows, columns, strict=True):
+        x_left, x_right = _domain(layout[f"xaxis{row.suffix}"])
+        width = right - left
+        changes[f"xaxis{row.suffix}.domain"] = [round(left + x * width, 6) for x in (x_left, x_right)]
+        changes[f"yaxis{row.suffix}.domain"] = list(shared)
+        # Each axis on its own panel's edge (an axis anchored "free" or to another panel's stays at the left).
+        changes[f"xaxis{row.suffix}.anchor"] = f"y{row.suffix}"
+        changes[f"yaxis{row.suffix}.anchor"] = f"x{row.suffix}"
+    # An axis held to another's scale keeps its new domain and widens its range to the column's shape
+    # (Plotly would otherwise shrink the domain it was given, and keep it shrunk through later layouts).
+    for name, axis in layout.items():
+        if name[:5] in ("xaxis", "yaxis") and isinstance(axis, dict) and axis.get("constrain") == "domain":
+            changes[f"{name}.constrain"] = "range"
+
+    items = [
+        (f"annotations[{number}]", annotation, annotation.get("xref") == "paper")
+        for number, annotation in enumerate(layout.get("annotations", []))
+        if annotation.get("yref") == "paper" and "y" in annotation
+    ]
+    items += [
+        (name, legend, True)
+        for name, legend in layout.items()
+        if name.startswith("legend") and isinstance(legend, dict) and "y" in legend
+    ]
+    placed = [(path, item, x_paper, *_place(float(item["y"]), rows)) for path, item, x_paper in items]
+    # Each panel's title: the lowest annotation above it; all line up with the highest of them.
+    titles: dict[int, float] = {}
+    for path, _, _, index, where, y in placed:
+        if where == "above" and path.startswith("annotations") and index is not None:
+            titles[index] = min(titles.get(index, y), y)
+    highest = max(titles.values(), default=0.0)
+    for path, item, x_paper, index, where, y in placed:
+        if index is None:
+            continue
+        if where == "above":
+            y += highest - titles.get(index, highest)
+        changes[f"{path}.y"] = round(y, 6)
+        if x_paper and "x" in item:
+            left, right = columns[index]
+            changes[f"{path}.x"] = round(left + float(item["x"]) * (right - left), 6)
+    # Titles as wide as the page's figure are broken onto lines as wide as a column; the margins above and
+    # under the plot grow by the lines they gain.
+    characters = CHARACTERS_PER_COLUMN
+    added = {"t": 0, "b": 0}
+    for path, item, x_paper, _, where, _ in placed:
+        if where == "above" and x_paper and path.startswith("annotations"):
+            lines = _broken(item.get("text", ""), characters)
+            if lines:
+                changes[f"{path}.text"] = "<br>".join(lines)
+                added["t"] = max(added["t"], len(lines) - 1)
+    for row in rows:
+        title = layout[f"xaxis{row.suffix}"].get("title", {})
+        lines = _broken(title.get("text", "") if isinstance(title, dict) else "", characters)
+        if lines:
+            changes[f"xaxis{row.suffix}.title.text"] = "<br>".join(lines)
+            added["b"] = max(added["b"], len(lines) - 1)
+    margin = {side: layout.get("margin", {}).get(side, PLOTLY_MARGINS[side]) for side in PLOTLY_MARGINS}
+    for side, extra in added.items():
+        if extra:
+            changes[f"margin.{side}"] = margin[side] + extra * LINE_HEIGHT
+    # What lies under the whole figure (a legend) moves down by the lines the axis titles above it gained.
+    if added["b"] and "height" in layout:
+        plot_height = layout["height"] - sum(margin[side] + added[side] * LINE_HEIGHT for side in margin)
+        for path, _, _, index, _, y in placed:
+            if index is None:
+                changes[f"{path}.y"] = round(y - added["b"] * LINE_HEIGHT / plot_height, 6)
+    return changes
+
+
+def _broken(text: str, characters: int) -> list[str] | None:
+    """Return the lines of a plain title longer than ``characters``, broken between words.
+
+    As few lines as hold it, as even as can be; None to leave the title as it is (short, or with markup).
+
+    Examples
+    --------
+    >>> _broken("original wavelength λᵢ (tokens, log scale)", 36)
+    ['original wavelength λᵢ', '(tokens, log scale)']
+
+    """
+    if len(text) <= characters or "<" in text:
+        return None
+
+    def wrap(width: int) -> list[str]:
+        return textwrap.wrap(text, width=width, break_long_words=False, break_on_hyphens=False)
+
+    count = len(wrap(characters))
+    width = -(-len(text) // count)  # the fewest characters per line that could hold it in `count` lines
+    while len(lines := wrap(width)) > count:
+        width += 1
+    return lines
+
+
+def own_values(layout: dict[str, Any], paths: list[str]) -> dict[str, Any]:
+    """Return the layout's own value at each attribute path (``"annotations[1].y"``), None where it has none.
+
+    What puts a figure laid out side by side back as it was: Plotly's default for a value it did not have,
+    and for the rest the value the figure was drawn with (Plotly rewrites some, such as the domain of an axis
+    held to another's scale, once it has drawn them).
+
+    Examples
+    --------
+    >>> own_values({"xaxis": {"domain": [0, 1]}, "annotations": [{"y": 0.5}]},
+    ...            ["xaxis.domain", "xaxis.anchor", "annotations[0].y"])
+    {'xaxis.domain': [0, 1], 'xaxis.anchor': None, 'annotations[0].y': 0.5}
+
+    """
+    values = {}
+    for path in paths:
+        node: Any = layout
+        for key in re.findall(r"[^.[\]]+", path):
+            if isinstance(node, list):
+                node = node[int(key)] if int(key) < len(node) else None
+            elif isinstance(node, dict):
+                node = node.get(key)
+            if node is None:
+                break
+        values[path] = node
+    return values
