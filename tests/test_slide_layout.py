@@ -22,8 +22,10 @@ from rope_viz.figures.slide_layout import (
     column_span,
     own_values,
     side_by_side,
+    side_by_side_payload,
 )
 from rope_viz.figures.static import build_payload
+from rope_viz.widgets.live import LiveFigure
 
 TOP = (0.55, 0.95)
 BOTTOM = (0.0, 0.4)
@@ -194,11 +196,11 @@ def test_the_payload_gives_the_front_end_the_changes_and_the_figures_own_values(
     assert own["legend.y"] == 0.6 and own["xaxis.anchor"] is None and own["xaxis2.anchor"] == "y2"
     for demo in _deck_figures():
         payload = build_payload(demo())
+        live = LiveFigure(demo())
         expected = side_by_side(payload["figure"])
         if expected is None:
-            assert "sideBySide" not in payload, demo
+            assert "sideBySide" not in payload and live.side_by_side is None, demo
         else:
-            assert payload["sideBySide"] == {
-                "changes": expected,
-                "own": own_values(payload["figure"]["layout"], list(expected)),
-            }, demo
+            wide = {"changes": expected, "own": own_values(payload["figure"]["layout"], list(expected))}
+            assert payload["sideBySide"] == wide, demo
+            assert live.side_by_side == side_by_side_payload(live.figure) is not None, demo

@@ -263,3 +263,16 @@ def own_values(layout: dict[str, Any], paths: list[str]) -> dict[str, Any]:
                 break
         values[path] = node
     return values
+
+
+def side_by_side_payload(figure: dict[str, Any]) -> dict[str, Any] | None:
+    """Return what a front end needs to put a figure's two stacked panels side by side and back.
+
+    ``{"changes": side_by_side(figure), "own": own_values(...)}`` for the paths changed, or None for a figure
+    that :func:`side_by_side` leaves as it is. The site's payload and the live figure both carry it; the
+    presenter view and the lecture deck apply it (``RopeVizPresent.layOutAt``).
+    """
+    changes = side_by_side(figure)
+    if changes is None:
+        return None
+    return {"changes": changes, "own": own_values(figure["layout"], list(changes))}

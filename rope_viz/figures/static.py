@@ -26,7 +26,7 @@ import numpy as np
 from rope_viz.demos.base import Demo, View
 from rope_viz.figures.direct_drawing import prepare_states
 from rope_viz.figures.rounding import plain as _plain
-from rope_viz.figures.slide_layout import own_values, side_by_side
+from rope_viz.figures.slide_layout import side_by_side_payload
 
 #: Arrays with at least this many entries are stored once and referenced.
 _MIN_SHARED_LENGTH = 6
@@ -101,12 +101,11 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         {"name": scene.name, "caption": scene.caption, "indices": demo.scene_indices(scene)}
         for scene in demo.scenes
     ]
-    wide = side_by_side(figure)
-    side = {"sideBySide": {"changes": wide, "own": own_values(figure["layout"], list(wide))}} if wide else {}
+    wide = side_by_side_payload(figure)
     return {
         "title": demo.title,
         "figure": figure,
-        **side,
+        **({"sideBySide": wide} if wide else {}),
         "controls": controls,
         "scenes": scenes,
         "strides": strides,

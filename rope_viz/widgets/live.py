@@ -34,6 +34,7 @@ from ipywidgets import widget_serialization
 
 from rope_viz.demos.base import Control, Demo, View
 from rope_viz.figures.live_states import LiveStates
+from rope_viz.figures.slide_layout import side_by_side_payload
 from rope_viz.widgets.library import FigureLibrary, figure_library
 
 #: Steps of a live slider on a linear scale (plus the site's values): an arrow key moves it by 0.5 %.
@@ -120,6 +121,9 @@ class LiveFigure(anywidget.AnyWidget):
     controls = traitlets.List().tag(sync=True)
     #: The demo's scenes: name, caption and the index of each slider's value in its live steps.
     scenes = traitlets.List().tag(sync=True)
+    #: For a figure of two stacked panels, what puts them side by side in the presenter view
+    #: (:func:`rope_viz.figures.slide_layout.side_by_side_payload`); None for any other.
+    side_by_side = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     readout = traitlets.Unicode().tag(sync=True)
     #: How many states the browser asks for at once along a slider: what the kernel answers with.
@@ -151,6 +155,7 @@ class LiveFigure(anywidget.AnyWidget):
             figure=self._states.figure,
             controls=controls if sliders else [],
             scenes=self._scenes() if sliders else [],
+            side_by_side=side_by_side_payload(self._states.figure),
             state=initial,
             readout=self._last_view.readout,
         )

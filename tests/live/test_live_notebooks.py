@@ -558,9 +558,13 @@ def test_a_scene_button_sets_the_live_sliders_and_the_kernel_draws_the_scene(jup
 
 def test_the_present_button_of_a_live_figure(jupyter, open_notebook):
     """In the real client, a live figure's Present button shows it full screen with its plot and text
-    enlarged and its first slider focused; a key step there goes through the kernel and is drawn; Escape
-    brings the figure back to its place and size, with the focus on the button."""
+    enlarged, its two stacked panels side by side, and its first slider focused; a key step there goes
+    through the kernel and is drawn; Escape brings the figure back to its place and size, with the focus on
+    the button."""
     page, selector = _first_figure_in_view(open_notebook, "03_multi_speed_clocks")
+    # A projector's screen (the harness's window, 1280 x 900, leaves the plot too narrow for two columns).
+    page.page.set_viewport_size({"width": 1920, "height": 1080})
+    page.bring_into_view(selector)
     root = page.page.locator(selector)
     handle = root.element_handle()
     # The tallest text of the plot (its title, tick labels, legend ...), in px on screen.
@@ -588,6 +592,15 @@ def test_the_present_button_of_a_live_figure(jupyter, open_notebook):
     assert (box["width"], box["height"]) == (viewport["width"], viewport["height"]), box
     assert shown["focused"], "the first slider does not have the focus"
     assert page.page.evaluate(text) >= 0.95 * shown["scale"] * text_before, "the plot's text is not enlarged"
+    # The clocks and the wavelengths, stacked on the page, stand side by side on the wide screen.
+    panels = sorted(
+        page.page.evaluate(
+            "f => [...f.querySelectorAll('.rope-viz-plot .bglayer rect.bg')]"
+            ".map(r => [r.getBoundingClientRect().left, r.getBoundingClientRect().right])",
+            handle,
+        )
+    )
+    assert len(panels) == 2 and panels[0][1] <= panels[1][0], f"the panels are not side by side: {panels}"
 
     slider = root.locator("input[type=range]").first
     value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))

@@ -356,6 +356,7 @@ function render({ model, el }) {
     figure: structuredClone(model.get("figure")),
     texts: controls.map((control) => control.texts),
     scenes: model.get("scenes") || [],
+    sideBySide: model.get("side_by_side") || null,
     key: (indices) => indices.join(","),
     state(indices, options) {
       const current = !(options && options.peek);
