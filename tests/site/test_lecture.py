@@ -141,9 +141,12 @@ CUT_PARTS = """slide => {
   const parts = slide.querySelectorAll(".rope-viz-slide-caption, .rope-viz-slide-link, " +
     ".rope-viz-control label, .rope-viz-control output, .rope-viz-control input, .rope-viz-scenes button, " +
     ".rope-viz-readout");
+  /* The part's box and its text's: a line that does not wrap runs out of its box. */
   const cut = [...parts].filter(part => {
-    const r = part.getBoundingClientRect();
-    return r.height > 0 && (r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5);
+    const text = document.createRange();
+    text.selectNodeContents(part);
+    return [part.getBoundingClientRect(), text.getBoundingClientRect()].some(r =>
+      r.height > 0 && (r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5));
   }).map(part => part.className || part.tagName.toLowerCase() + " " + part.textContent.trim().slice(0, 30));
   if (slide.scrollHeight > slide.clientHeight) { cut.push("the slide scrolls"); }
   return cut;
