@@ -91,8 +91,8 @@ def spacing(value: float, number_format: str) -> float:
     """Return the gap between neighbouring numbers of the format at ``value``: ``2^(e + 1 - nu)``.
 
     ``e = floor(log2 |value|)``, so the gap is the same from one power of two up to the next and doubles
-    there: whole numbers from ``2^nu`` on are held in steps of 2, from ``2^(nu + 1)`` on in steps of 4. For
-    the normal numbers of the format (float16's range ends at 65,504; below 2^-14 its gaps stop shrinking).
+    there: whole numbers from ``2^nu`` on are held in steps of 2, from ``2^(nu + 1)`` on in steps of 4. This
+    holds for the normal numbers of the format (float16's end at 65,504; below 2^-14 its gaps stop shrinking).
 
     Parameters
     ----------

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rope_viz import lecture
+from rope_viz.demos.base import _set_path
 from rope_viz.figures.rounding import plain
 from rope_viz.figures.slide_layout import (
     CHARACTERS_PER_COLUMN,
@@ -204,3 +205,20 @@ def test_the_payload_gives_the_front_end_the_changes_and_the_figures_own_values(
             wide = {"changes": expected, "own": own_values(payload["figure"]["layout"], list(expected))}
             assert payload["sideBySide"] == wide, demo
             assert live.side_by_side == side_by_side_payload(live.figure) is not None, demo
+
+
+paths = st.lists(
+    st.one_of(st.sampled_from(["a", "b", "legend", "y"]), st.integers(0, 3)), min_size=1, max_size=5
+).filter(lambda keys: isinstance(keys[0], str))
+
+
+@given(paths, st.floats(allow_nan=False))
+def test_a_value_set_at_a_path_is_read_back_there_and_nothing_else_is_set(keys, value):
+    """``own_values`` reads a path as the demos' ``_set_path`` writes it: the value set, None elsewhere."""
+    path = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in keys).lstrip(".")
+    layout: dict = {}
+    try:
+        _set_path(layout, path, value)
+    except IndexError:  # _set_path makes no list entries; a path into one needs it there already
+        return
+    assert own_values(layout, [path, path + ".other"]) == {path: value, path + ".other": None}

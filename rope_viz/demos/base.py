@@ -307,8 +307,8 @@ def check_scenes(demo: Demo | type[Demo]) -> None:
         seen_states[state] = scene.name
 
 
-def _set_path(target: dict[str, Any], path: str, value: Any) -> None:
-    """Set ``target["a"]["b"][0]["c"] = value`` for a Plotly attribute path ``"a.b[0].c"``."""
+def _path_keys(path: str) -> list[str | int]:
+    """Return the keys of a Plotly attribute path: ``"a.b[0].c"`` gives ``["a", "b", 0, "c"]``."""
     keys: list[str | int] = []
     for part in path.split("."):
         while "[" in part:
@@ -320,6 +320,25 @@ def _set_path(target: dict[str, Any], path: str, value: Any) -> None:
             part = part.lstrip(".")
         if part:
             keys.append(part)
+    return keys
+
+
+def _get_path(target: dict[str, Any], path: str) -> Any:
+    """Return ``target["a"]["b"][0]["c"]`` for a Plotly attribute path ``"a.b[0].c"`` (None if not set)."""
+    node: Any = target
+    for key in _path_keys(path):
+        if isinstance(key, int):
+            node = node[key] if isinstance(node, list) and key < len(node) else None
+        else:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is None:
+            return None
+    return node
+
+
+def _set_path(target: dict[str, Any], path: str, value: Any) -> None:
+    """Set ``target["a"]["b"][0]["c"] = value`` for a Plotly attribute path ``"a.b[0].c"``."""
+    keys = _path_keys(path)
     node: Any = target
     for key, next_key in itertools.pairwise(keys):
         if isinstance(key, int):

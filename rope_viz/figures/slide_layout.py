@@ -14,10 +14,11 @@ page's figure is broken onto lines as wide as a column, and the margin it is in 
 
 from __future__ import annotations
 
-import re
 import textwrap
 from dataclasses import dataclass
 from typing import Any
+
+from rope_viz.demos.base import _get_path
 
 #: The space between two columns, as a share of the plot's width: room for the next panel's tick labels
 #: and axis title (about 90 px of a slide's plot laid out 790 px wide).
@@ -251,18 +252,7 @@ def own_values(layout: dict[str, Any], paths: list[str]) -> dict[str, Any]:
     {'xaxis.domain': [0, 1], 'xaxis.anchor': None, 'annotations[0].y': 0.5}
 
     """
-    values = {}
-    for path in paths:
-        node: Any = layout
-        for key in re.findall(r"[^.[\]]+", path):
-            if isinstance(node, list):
-                node = node[int(key)] if int(key) < len(node) else None
-            elif isinstance(node, dict):
-                node = node.get(key)
-            if node is None:
-                break
-        values[path] = node
-    return values
+    return {path: _get_path(layout, path) for path in paths}
 
 
 def side_by_side_payload(figure: dict[str, Any]) -> dict[str, Any] | None:
