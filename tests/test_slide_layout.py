@@ -18,6 +18,9 @@ from rope_viz.figures.rounding import plain
 from rope_viz.figures.slide_layout import (
     CHARACTERS_PER_COLUMN,
     COLUMN_GAP,
+    LEGEND_ENTRY_EXTRA,
+    LEGEND_LINE,
+    LEGEND_PADDING,
     LINE_HEIGHT,
     _broken,
     column_span,
@@ -83,13 +86,36 @@ def test_the_titles_line_up_above_their_columns_at_the_highest_distance():
 
 
 @given(row=st.sampled_from([TOP, BOTTOM]), share=st.floats(0, 1), x=st.floats(0, 1))
-def test_a_legend_inside_a_panel_keeps_its_place_within_the_panel(row, share, x):
+def test_a_legend_inside_a_panel_moves_under_its_column_at_the_foot_of_the_figure(row, share, x):
+    """Where the page's wide panel had room for a legend, a column may not: it hangs from the figure's foot,
+    one entry a line, under its own column, and the margin under the plot grows by its height."""
     y = row[0] + share * (row[1] - row[0])
-    changes = side_by_side(_stacked(legend={"x": x, "y": y}))
+    changes = side_by_side(_stacked(legend={"x": x, "y": y, "xanchor": "right", "orientation": "h"}))
     column = column_span(0 if row == TOP else 1, 2)
-    bottom, top = changes["yaxis.domain"]
-    assert (changes["legend.y"] - bottom) / (top - bottom) == pytest.approx(share, abs=1e-5)
-    assert (changes["legend.x"] - column[0]) / (column[1] - column[0]) == pytest.approx(x, abs=1e-5)
+    assert changes["legend.x"] == pytest.approx(column[0]) and changes["legend.xanchor"] == "left"
+    assert (changes["legend.y"], changes["legend.yref"], changes["legend.yanchor"]) == (
+        0,
+        "container",
+        "bottom",
+    )
+    assert changes["legend.orientation"] == "v"
+    # Two traces in the legend at Plotly's 12 px font: 2 × (1.3 × 12 + 3) px and the padding.
+    assert changes["margin.b"] == 60 + round(2 * (LEGEND_LINE * 12 + LEGEND_ENTRY_EXTRA)) + LEGEND_PADDING
+
+
+def test_legends_under_both_columns_grow_the_margin_by_the_taller_and_count_only_their_own_entries():
+    figure = _stacked(legend={"x": 0.9, "y": 0.9}, legend2={"x": 0.9, "y": 0.1}, font={"size": 10})
+    figure["data"] = [
+        {"type": "scatter", "name": "a"},
+        {"type": "scatter", "name": "b<br>on two lines"},
+        {"type": "scatter", "name": "hidden", "showlegend": False},
+        {"type": "scatter", "name": "c", "legend": "legend2", "xaxis": "x2", "yaxis": "y2"},
+    ]
+    changes = side_by_side(figure)
+    assert changes["legend2.x"] == pytest.approx(column_span(1, 2)[0])
+    assert changes["legend.x"] == pytest.approx(column_span(0, 2)[0])
+    upper = round(3 * LEGEND_LINE * 10 + 2 * LEGEND_ENTRY_EXTRA)  # a, and b's two lines
+    assert changes["margin.b"] == 60 + upper + LEGEND_PADDING
 
 
 def test_a_legend_hanging_under_the_upper_panel_hangs_as_far_under_its_column():
@@ -110,6 +136,50 @@ def test_a_legend_under_the_whole_figure_stays_or_moves_down_by_the_lines_its_ti
     assert changes["legend.y"] == pytest.approx(-0.08 - LINE_HEIGHT / plot_height, abs=1e-6)
 
 
+def _three_rows(**layout: object) -> dict:
+    """Three panels as wide as the figure, each with a title above it (the middle one's long)."""
+    figure = _stacked(**layout)
+    figure["layout"]["yaxis"]["domain"] = [0.7, 0.95]
+    figure["layout"]["yaxis2"]["domain"] = [0.35, 0.6]
+    figure["layout"].update(
+        xaxis3={"domain": [0.0, 1.0], "anchor": "y3"}, yaxis3={"domain": [0.0, 0.22], "anchor": "x3"}
+    )
+    figure["data"].append({"type": "scatter", "xaxis": "x3", "yaxis": "y3"})
+    annotations = figure["layout"]["annotations"]
+    annotations[0]["y"], annotations[1]["y"] = 0.97, 0.61
+    annotations[1]["text"] = "slow-down per pair: a ramp in pair index (reference code) or in turns ρ (paper)"
+    annotations.append({"xref": "paper", "yref": "paper", "x": 0.5, "y": 0.24, "text": "temperature"})
+    return figure
+
+
+def test_of_three_rows_the_first_spans_the_upper_half_and_the_others_stand_side_by_side_under_it():
+    changes = side_by_side(_three_rows())
+    plot_height = 900 - 50 - 60
+    gap = 0.13 + 2 * LINE_HEIGHT / plot_height  # the widest gap, and two more lines of the middle title
+    assert changes["xaxis.domain"] == [0.0, 1.0]
+    assert changes["xaxis2.domain"] == list(column_span(0, 2))
+    assert changes["xaxis3.domain"] == list(column_span(1, 2))
+    (wide_bottom, wide_top), (bottom, top) = changes["yaxis.domain"], changes["yaxis2.domain"]
+    assert changes["yaxis3.domain"] == [bottom, top] and (bottom, wide_top) == (0.0, 0.95)
+    assert wide_bottom - top == pytest.approx(gap, abs=1e-5)
+    assert wide_top - wide_bottom == pytest.approx(top - bottom, abs=1e-5)
+    # The wide panel's title stays whole above it; the columns' titles line up, the long one broken.
+    assert changes["annotations[0].y"] == pytest.approx(0.97) and "annotations[0].text" not in changes
+    assert changes["annotations[1].y"] == changes["annotations[3].y"] == pytest.approx(top + 0.02, abs=1e-5)
+    assert changes["annotations[1].text"].count("<br>") == 2
+    assert "margin.t" not in changes
+
+
+def test_of_three_rows_a_legend_in_the_wide_panel_keeps_its_place_and_one_in_a_column_hangs_at_the_foot():
+    changes = side_by_side(_three_rows(legend={"x": 0.2, "y": 0.9}, legend2={"x": 0.5, "y": 0.1}))
+    wide_bottom, wide_top = changes["yaxis.domain"]
+    assert (changes["legend.y"] - wide_bottom) / (wide_top - wide_bottom) == pytest.approx(0.8, abs=1e-5)
+    assert changes["legend.x"] == pytest.approx(0.2) and "legend.yref" not in changes
+    assert (
+        changes["legend2.x"] == pytest.approx(column_span(1, 2)[0]) and changes["legend2.yref"] == "container"
+    )
+
+
 def test_an_axis_held_to_another_by_its_domain_widens_its_range_instead():
     figure = _stacked()
     figure["layout"]["yaxis"].update(scaleanchor="x", constrain="domain")
@@ -121,11 +191,16 @@ def test_an_axis_held_to_another_by_its_domain_widens_its_range_instead():
     [
         lambda figure: figure["data"].append({"type": "heatmap", "z": [[1]]}),
         lambda figure: figure["layout"]["xaxis"].update(domain=[0.0, 0.45]),
-        lambda figure: figure["layout"].update(xaxis3={"domain": [0, 1]}, yaxis3={"domain": [0.42, 0.5]}),
+        lambda figure: figure["layout"].update(
+            xaxis3={"domain": [0, 1]},
+            yaxis3={"domain": [0.47, 0.5]},
+            xaxis4={"domain": [0, 1]},
+            yaxis4={"domain": [0.42, 0.45]},
+        ),
         lambda figure: figure["layout"]["yaxis2"].update(domain=[0.0, 0.6]),
         lambda figure: [figure["layout"].pop(key) for key in ("xaxis2", "yaxis2")],
     ],
-    ids=["a colour bar", "panels already side by side", "three rows", "overlapping rows", "one panel"],
+    ids=["a colour bar", "panels already side by side", "four rows", "overlapping rows", "one panel"],
 )
 def test_other_figures_are_left_as_they_are(change):
     figure = _stacked()

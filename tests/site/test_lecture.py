@@ -84,7 +84,7 @@ def _expected(number: int) -> dict | None:
 
 
 EXPECTED = {number: _expected(number) for number in range(1, COUNT + 1)}
-#: The slides whose figure is two stacked panels, which a slide shows side by side.
+#: The slides whose figure is two or three stacked panels, which a slide shows side by side.
 SIDE_BY_SIDE = {
     number
     for number, slide in enumerate(lecture.SLIDES, start=2)
@@ -209,19 +209,27 @@ figure => [...figure.querySelectorAll('.rope-viz-plot .bglayer rect.bg')].map(re
 
 
 def _check_panels(page, number: int, size: str) -> None:
-    """A figure of two stacked panels (``rope_viz.figures.slide_layout.side_by_side``) has them side by side
-    on the slide, each at least 0.4 times as tall as the plot: one beside the other, not one over the
-    other."""
+    """A figure of stacked panels (``rope_viz.figures.slide_layout.side_by_side``) has them side by side on
+    the slide: of two, one beside the other, each at least 0.4 times as tall as the plot; of three, the last
+    two side by side under the first, which is as wide as both, each at least 0.15 times as tall as the plot
+    (stacked, each was 0.11 times as tall at 1920 × 1080: chapter 6's YaRN figure)."""
     if EXPECTED[number] is None or number not in SIDE_BY_SIDE:
         return
     figure = page.locator(f"#slide-{number} figure.rope-viz-demo")
     plot_height = figure.locator(".rope-viz-plot").evaluate("plot => plot.getBoundingClientRect().height")
-    boxes = sorted(figure.evaluate(PANELS))
-    assert len(boxes) == 2, f"slide {number} at {size}: panels {boxes}"
-    (left, right) = boxes
+    boxes = figure.evaluate(PANELS)
+    assert len(boxes) in (2, 3), f"slide {number} at {size}: panels {boxes}"
+    wide = max(boxes, key=lambda box: box[2] - box[0]) if len(boxes) == 3 else None
+    if wide is not None:
+        boxes.remove(wide)
+    (left, right) = sorted(boxes)
     assert left[2] <= right[0], f"slide {number} at {size}: the panels overlap across, {boxes}"
-    for box in boxes:
-        assert box[3] - box[1] >= 0.4 * plot_height, f"slide {number} at {size}: a panel is {box} high"
+    if wide is not None:
+        assert wide[3] <= min(left[1], right[1]), f"slide {number} at {size}: {wide} is not over {boxes}"
+        assert wide[0] <= left[0] + 1 and wide[2] >= right[2] - 1, f"slide {number} at {size}: {wide}"
+    for box in [left, right, wide] if wide else [left, right]:
+        share = 0.15 if wide else 0.4
+        assert box[3] - box[1] >= share * plot_height, f"slide {number} at {size}: a panel is {box} high"
 
 
 def _check_tool_buttons(page, number: int) -> None:
