@@ -40,6 +40,21 @@ CHAPTERS = sorted(f"notebooks/{path.stem}.html" for path in (ROOT / "notebooks")
 MAX_DIFFERING_PIXELS_SCALED = 0.012
 
 WIDER_THAN_SCREEN = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+#: The inline formulas wider than their box, which the theme cuts at its edge (``overflow: hidden``), and the
+#: displayed formulas wider than theirs that do not scroll in it, by px.
+CUT_FORMULAS = """() => {
+const words = formula => formula.querySelector('mjx-assistive-mml').textContent.slice(0, 40);
+return [...document.querySelectorAll('.bd-article span.math')].flatMap(math => {
+  const formula = math.querySelector('mjx-container');
+  if (!formula || !math.checkVisibility()) { return []; }
+  const extra = formula.getBoundingClientRect().width - math.getBoundingClientRect().width;
+  return extra > 1 ? [[words(formula), Math.round(extra)]] : [];
+}).concat([...document.querySelectorAll('.bd-article div.math mjx-container')].flatMap(formula => {
+  const extra = formula.scrollWidth - formula.clientWidth;
+  const scrolls = ['auto', 'scroll'].includes(getComputedStyle(formula).overflowX);
+  return extra > 1 && !scrolls ? [[words(formula), extra]] : [];
+}));
+}"""
 
 #: Keep, in ``window.ropeVizNextRender``, a promise of how the figure draws its next step
 #: (``rope-viz:rendered``), or null if it draws none within 3 s.
@@ -54,17 +69,25 @@ figure => {
 
 
 def test_no_page_is_wider_than_a_phone(built_site, open_page):
-    """Every page of the site, figures drawn: its width is the screen's."""
+    """Every page of the site, figures drawn: its width is the screen's, and no inline formula is cut at the
+    edge of its line (a formula too wide for a phone is displayed, and scrolls in its own box)."""
     wider = {}
+    cut = {}
     for relative in built_site.relative_pages():
         page, problems, _ = open_page(relative, **PHONE)
         wait_for_figures(page)
         extra = page.evaluate(WIDER_THAN_SCREEN)
         if extra > 0:
             wider[relative] = extra
+        page.wait_for_function(
+            "() => document.querySelector('mjx-container') || !document.querySelector('.math')"
+        )
+        if formulas := page.evaluate(CUT_FORMULAS):
+            cut[relative] = formulas
         assert problems == [], f"{relative}: {problems}"
         page.context.close()
     assert wider == {}, f"pages wider than a phone's screen, by px: {wider}"
+    assert cut == {}, f"inline formulas cut at the edge of their line, by px: {cut}"
 
 
 @pytest.mark.parametrize("relative", CHAPTERS)
