@@ -217,11 +217,10 @@ def side_by_side(figure: dict[str, Any]) -> dict[str, Any] | None:
     if len(rows) == 3:
         first = _boxes(rows, gap)
         gained = 0
-        for _, item, x_paper, index, where, _ in (
-            (path, item, x_paper, *_place(float(item["y"]), rows, first)) for path, item, x_paper in items
-        ):
-            if where == "above" and x_paper and index and item is not None and "text" in item:
-                gained = max(gained, len(_title_lines(item.get("text", ""), first[index]) or [""]) - 1)
+        for _, item, x_paper in items:
+            index, where, _ = _place(float(item["y"]), rows, first)
+            if where == "above" and x_paper and index and "text" in item:
+                gained = max(gained, len(_title_lines(item["text"], first[index]) or [""]) - 1)
         gap += gained * LINE_HEIGHT / page_plot_height
     boxes = _boxes(rows, gap)
     changes: dict[str, Any] = {}
