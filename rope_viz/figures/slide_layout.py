@@ -36,14 +36,17 @@ CHARACTERS_PER_COLUMN = 36
 #: 1.3 times as high): what a title broken onto more lines adds to the margin it is in.
 LINE_HEIGHT = 28
 #: The height of a legend's entry per px of its font: Plotly sets a line of text 1.3 times as high as its font
-#: and adds 3 px to each entry; measured in chromium, 21 px an entry at 14 px. What a legend moved under its
-#: column adds to the margin under the plot is its entries' height and ``LEGEND_PADDING``.
+#: and adds 3 px to each entry. What a legend moved under its column adds to the margin under the plot is its
+#: entries' height and ``LEGEND_PADDING``.
 LEGEND_LINE = 1.3
 LEGEND_ENTRY_EXTRA = 3
-#: Space above and under a legend moved under its column, in px (Plotly pads a legend by 2 px a side).
+#: Plotly's own space around a legend's entries, in px, and 1 px to spare. Measured in chromium on the deck's
+#: slides (14 px font): a legend of 3 entries is 74 px high, of 4 entries 95 px, so 21 px an entry (1.3 × 14
+#: + 3 = 21.2) and 11 px around them.
 LEGEND_PADDING = 12
-#: Plotly's own font size and margins, where a figure sets none.
+#: Plotly's own font size, height and margins, where a figure sets none.
 PLOTLY_FONT_SIZE = 12
+PLOTLY_HEIGHT = 450
 PLOTLY_MARGINS = {"t": 100, "b": 80}
 #: Trace types whose colour bar stands beside the plot in paper coordinates of its own (not moved here).
 _WITH_COLOUR_BARS = frozenset({"heatmap", "contour", "surface"})
@@ -199,7 +202,7 @@ def side_by_side(figure: dict[str, Any]) -> dict[str, Any] | None:
     if rows is None:
         return None
     margin = {side: layout.get("margin", {}).get(side, PLOTLY_MARGINS[side]) for side in PLOTLY_MARGINS}
-    page_plot_height = layout.get("height", 450) - margin["t"] - margin["b"]
+    page_plot_height = layout.get("height", PLOTLY_HEIGHT) - margin["t"] - margin["b"]
     items = [
         (f"annotations[{number}]", annotation, annotation.get("xref") == "paper")
         for number, annotation in enumerate(layout.get("annotations", []))

@@ -32,6 +32,7 @@ kernel, runs all, and moves one slider per figure. Per-chapter numbers go to
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -626,6 +627,71 @@ def test_the_present_button_of_a_live_figure(jupyter, open_notebook):
     assert page.page.evaluate(
         "f => document.activeElement === f.querySelector('.rope-viz-present button')", handle
     )
+    assert not page.log.errors(_allowed(jupyter.frontend)), page.log.errors(_allowed(jupyter.frontend))
+
+
+#: In a presented figure: each subplot's box and each legend's box on screen ([left, top, right, bottom]), and
+#: the layout the figure's own Plotly holds (what leaving Present must give back).
+_PANELS_AND_LEGENDS = """
+f => {
+  const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const plot = f.querySelector('.rope-viz-plot');
+  return {
+    panels: [...plot.querySelectorAll('.bglayer rect.bg')].map(box),
+    legends: [...plot.querySelectorAll('g.legend, g[class^="legend"]')]
+      .filter(g => g.querySelector('rect.bg')).map(g => box(g.querySelector('rect.bg'))),
+    layout: JSON.stringify(plot.layout),
+  };
+}
+"""
+
+
+def test_present_lays_chapter_6s_panels_out_side_by_side_with_legends_clear_of_the_data(
+    jupyter, open_notebook
+):
+    """In the real client, chapter 6's YaRN figure (three stacked panels) and Llama 3.1 figure (legends inside
+    its two panels) presented at 1920 x 1080: the YaRN figure's first panel over the other two, which stand
+    side by side; the Llama 3.1 figure's panels side by side with both legends under them, over no panel's
+    data; and Escape gives each figure back exactly the layout it had."""
+    page = open_notebook(ROOT / "notebooks" / "06_beyond_training_length.ipynb")
+    problems = _check_run(page.run_all(), "Run All")
+    figures = page.figures()
+    assert len(figures) == 6 and not problems, problems
+    page.page.set_viewport_size({"width": 1920, "height": 1080})
+    for index, title in ((3, "YaRN"), (5, "Llama 3.1 scaling")):
+        selector = figures[index].selector
+        page.bring_into_view(selector)
+        root = page.page.locator(selector)
+        handle = root.element_handle()
+        assert root.get_attribute("aria-label").startswith(title), root.get_attribute("aria-label")
+        before = page.page.evaluate(_PANELS_AND_LEGENDS, handle)["layout"]
+        left = int(root.get_attribute("data-left") or 0)
+        root.get_by_role("button", name="Present", exact=True).click()
+        page.page.wait_for_function("f => f.dataset.presented === 'true'", arg=handle, timeout=15_000)
+        page.page.wait_for_timeout(1_000)  # Plotly's layout settles
+        shown = page.page.evaluate(_PANELS_AND_LEGENDS, handle)
+        page.screenshot(ARTIFACTS / f"present-06-{index}-{jupyter.frontend}.png")
+        panels = shown["panels"]
+        if index == 3:
+            wide, *columns = panels
+            columns.sort()
+            assert len(columns) == 2 and columns[0][2] <= columns[1][0], f"not side by side: {panels}"
+            assert wide[3] <= min(column[1] for column in columns), f"the first panel is not on top: {panels}"
+        else:
+            panels.sort()
+            assert len(panels) == 2 and panels[0][2] <= panels[1][0], f"not side by side: {panels}"
+            assert len(shown["legends"]) == 2, shown["legends"]
+            for legend in shown["legends"]:
+                assert legend[1] >= max(panel[3] for panel in panels), f"a legend over a panel: {shown}"
+        page.page.keyboard.press("Escape")
+        page.page.wait_for_function(
+            "([f, n]) => Number(f.dataset.left || 0) > n && !document.fullscreenElement",
+            arg=[handle, left],
+            timeout=15_000,
+        )
+        page.page.wait_for_timeout(500)
+        after = page.page.evaluate(_PANELS_AND_LEGENDS, handle)["layout"]
+        assert json.loads(after) == json.loads(before), f"figure {index}: the layout is not as it was"
     assert not page.log.errors(_allowed(jupyter.frontend)), page.log.errors(_allowed(jupyter.frontend))
 
 

@@ -181,12 +181,15 @@
     return { move: move, undo: undo };
   }
 
-  /* The figure's own value of a size of its layout, or null (Plotly's default) if it has none. */
+  /* The figure's own size in its layout, or null (Plotly's default) where it has none; and its `autosize`
+     where it has one (Plotly writes it when it resizes a plot to its box, and drops it when given a width). */
   function ownSize(plot) {
-    return {
+    var size = {
       width: plot.layout.width === undefined ? null : plot.layout.width,
       height: plot.layout.height === undefined ? null : plot.layout.height
     };
+    if (plot.layout.autosize !== undefined) { size.autosize = plot.layout.autosize; }
+    return size;
   }
 
   /* Resize `plot` to `size`, then place its parts by `changes` ({data, layout, traces}). Plotly places a legend
