@@ -18,7 +18,6 @@ import rope_viz as rv
 from rope_viz.attention_temperatures import logit_multipliers
 from rope_viz.demos.layers_map import (
     COLORSCALE,
-    MAX_LAYERS,
     MODEL_ORDER,
     NOPE_COLOR,
     NOPE_VALUE,
@@ -144,11 +143,11 @@ def test_the_map_of_llama_4_has_grey_nope_columns_every_fourth_layer():
     shown = model_map("llama-4-scout")
     nope = [k for k in range(shown["layers"]) if (k + 1) % 4 == 0]
     assert shown["layers"] == 48 and shown["nope"] == len(nope) == 12
-    for column in range(MAX_LAYERS):
+    # one column per layer, no more
+    assert shown["colour"].shape == shown["grey"].shape == (ROWS, 48) and shown["marks"].shape == (48,)
+    for column in range(shown["layers"]):
         colour, grey = shown["colour"][:, column], shown["grey"][:, column]
-        if column >= shown["layers"]:  # no such layer: transparent in both
-            assert np.all(np.isnan(colour)) and np.all(np.isnan(grey))
-        elif column in nope:
+        if column in nope:
             assert np.all(np.isnan(colour)) and np.all(grey == 1.0)
         else:
             assert np.all(np.isfinite(colour)) and np.all(np.isnan(grey))
@@ -174,7 +173,7 @@ def test_the_heatmap_puts_the_greys_below_the_wavelengths_on_one_colour_scale():
     cells = map_cells(shown)
     assert np.all(cells[:, 3] == NOPE_VALUE)  # layer 3: no RoPE
     np.testing.assert_array_equal(cells[:, 0], shown["colour"][:, 0])
-    assert np.all(np.isnan(cells[:, shown["layers"] :]))  # no such layers
+    assert not np.any(np.isnan(cells))  # every cell of every layer is coloured or grey
     phi = map_cells(model_map("phi-2"))
     # Phi-2 rotates 16 of its 40 pairs: rows whose middle pair is 16 or beyond are grey
     unrotated = np.floor((np.arange(ROWS) + 0.5) * 40 / ROWS) >= 16
@@ -218,6 +217,18 @@ def test_describe_rope_names_the_method_the_base_and_the_rotating_pairs():
 def test_the_readout_of_the_map_counts_the_nope_layers():
     readout = LayerMap().view(model=MODEL_ORDER.index("llama-4-scout")).readout
     assert "48 layers, 12 without RoPE" in readout and "8,192" in readout
+
+
+@pytest.mark.parametrize("name", MODEL_ORDER)
+def test_the_map_gives_every_layer_of_the_model_one_column_across_the_whole_plot(name):
+    view = LayerMap().view(model=MODEL_ORDER.index(name))
+    layers = len(rv.presets.load_layers(name))
+    heatmap, marks = view.traces
+    assert heatmap["x"] == marks["x"] == list(range(layers))
+    assert len(heatmap["z"]) == ROWS and all(len(row) == layers for row in heatmap["z"])
+    assert len(marks["y"]) == layers
+    # cells are one unit wide and centred on the layers: the range ends half a cell beyond the first and last
+    assert view.layout["xaxis.range"] == [-0.5, layers - 0.5]
 
 
 # partial_rotary_wavelengths ------------------------------------------------------------------------------

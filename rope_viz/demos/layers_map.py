@@ -50,8 +50,6 @@ MODEL_LABELS = {
 
 #: Rows of the map: each is one slice of a head's pairs.
 ROWS = 64
-#: Columns of the map: the most layers of any model of :data:`MODEL_ORDER` (Gemma 3 27B).
-MAX_LAYERS = 62
 #: Colour range of ``log10(lambda / 1 token)``: from 1 token to 10⁸ tokens.
 LOG_WAVELENGTH_RANGE = (0.0, 8.0)
 
@@ -206,23 +204,21 @@ def model_map(name: str) -> dict:
     Returns
     -------
     dict
-        ``"colour"``: ``(ROWS, MAX_LAYERS)`` of ``log10`` wavelengths (NaN for grey or absent cells);
+        ``"colour"``: ``(ROWS, layers)`` of ``log10`` wavelengths (NaN for grey cells);
         ``"grey"``: the same shape, 0 for an unrotated pair, 1 for a NoPE layer, NaN elsewhere;
-        ``"marks"``: ``(MAX_LAYERS,)``, the share of the head below the first pair whose wavelength exceeds
-        the layer's reach (:func:`layer_reach`; NaN where no pair does, or no layer is);
+        ``"marks"``: ``(layers,)``, the share of the head below the first pair whose wavelength exceeds
+        the layer's reach (:func:`layer_reach`; NaN where no pair does);
         ``"layers"``, ``"nope"``, ``"groups"`` (:func:`layer_groups`), ``"reach"`` (each attention type's
         reach, by type).
 
     """
     config = get(name).config
     layers = load_layers(name)
-    if len(layers) > MAX_LAYERS:
-        raise ValueError(f"{name} has {len(layers)} layers, more than the map's {MAX_LAYERS} columns")
     types = attention_layer_types(config) or ["full_attention"] * len(layers)
     reach = {kind: layer_reach(config, kind) for kind in sorted(set(types))}
-    colour = np.full((ROWS, MAX_LAYERS), np.nan)
-    grey = np.full((ROWS, MAX_LAYERS), np.nan)
-    marks = np.full(MAX_LAYERS, np.nan)
+    colour = np.full((ROWS, len(layers)), np.nan)
+    grey = np.full((ROWS, len(layers)), np.nan)
+    marks = np.full(len(layers), np.nan)
     for column, (layer, kind) in enumerate(zip(layers, types, strict=True)):
         if layer is None:
             grey[:, column] = _NOPE
@@ -249,7 +245,7 @@ def model_map(name: str) -> dict:
 def map_cells(shown: dict) -> np.ndarray:
     """Return the heatmap's cells: ``log10`` wavelengths, and ``UNROTATED_VALUE`` or ``NOPE_VALUE`` in grey.
 
-    ``shown`` is a :func:`model_map`; cells of no layer stay NaN (transparent).
+    ``shown`` is a :func:`model_map`.
     """
     cells = np.array(shown["colour"], dtype=float)
     cells[shown["grey"] == _UNROTATED] = UNROTATED_VALUE
@@ -307,7 +303,6 @@ class LayerMap(Demo):
 
     def base_figure(self) -> dict:
         """One heatmap (wavelengths, and the two greys below them on its colour bar) and the reach marks."""
-        columns = list(range(MAX_LAYERS))
         centres = [round((row + 0.5) / ROWS, 6) for row in range(ROWS)]
         tick_values = [NOPE_VALUE, UNROTATED_VALUE, *range(int(LOG_WAVELENGTH_RANGE[1]) + 1)]
         tick_text = ["no RoPE", "not rotated", "1", "10", "100", "1,000", "10⁴", "10⁵", "10⁶", "10⁷", "10⁸"]
@@ -315,7 +310,6 @@ class LayerMap(Demo):
             {
                 "type": "heatmap",
                 "name": "wavelength",
-                "x": columns,
                 "y": centres,
                 "colorscale": COLORSCALE,
                 "zmin": _LOW,
@@ -333,7 +327,6 @@ class LayerMap(Demo):
                 "type": "scatter",
                 "mode": "markers",
                 "name": "above: λ longer than the layer's reach",
-                "x": columns,
                 "marker": {
                     "color": REACH_MARK_COLOR,
                     "size": 12,
@@ -358,7 +351,6 @@ class LayerMap(Demo):
             },
             "xaxis": {
                 "title": {"text": "decoder layer (from 0)"},
-                "range": [-0.5, MAX_LAYERS - 0.5],
                 "zeroline": False,
                 "showgrid": False,
             },
@@ -377,6 +369,7 @@ class LayerMap(Demo):
         name = MODEL_ORDER[round(model)]
         shown = model_map(name)
         marks = [None if np.isnan(v) else round(float(v), 4) for v in shown["marks"]]
+        columns = list(range(shown["layers"]))
         reach = shown["reach"]
 
         def group(kind: str, count: int, rope: str) -> str:
@@ -391,8 +384,10 @@ class LayerMap(Demo):
         readout = f"{MODEL_LABELS[name]}: {shown['layers']} layers, {nope or 'none'} without RoPE. {groups}."
         return View(
             traces=[
-                {"z": _cells(map_cells(shown))},
-                {"y": marks},
+                {"x": columns, "z": _cells(map_cells(shown))},
+                {"x": columns, "y": marks},
             ],
+            # One column per layer of this model, across the whole plot.
+            layout={"xaxis.range": [-0.5, shown["layers"] - 0.5]},
             readout=readout,
         )

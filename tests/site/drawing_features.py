@@ -3,10 +3,10 @@
 Each demo shows one thing the direct drawing moves in the SVG that Plotly drew (a line with gaps, line
 colours, a filled area, markers and their colours, a cloud of markers painted on a canvas, point labels,
 labels drawn over the axes' edges that leave the ranges and come back, bars, heatmap cells and their numbers,
-a colour bar whose range moves: setting the figure's margin, in a fixed margin, under a wide title; a linear
-or a log axis whose range moves, a zero line that comes and goes, an autoranged axis, axis titles beside tick
-labels that get wider and narrower, shapes, annotations, a trace that is empty in some states) with a slider
-or two of a few steps.
+heatmap columns as many as the x range holds, a colour bar whose range moves: setting the figure's margin, in
+a fixed margin, under a wide title; a linear or a log axis whose range moves, a zero line that comes and goes,
+an autoranged axis, axis titles beside tick labels that get wider and narrower, shapes, annotations, a trace
+that is empty in some states) with a slider or two of a few steps.
 ``tests/site/test_drawing_features.py`` writes each on a page of its own and compares, at every step of every
 slider, the direct drawing with Plotly's drawing of the same state, pixel by pixel; the steps
 :data:`DRAWN_BY_PLOTLY` names must be left to Plotly instead. The values are made up: these figures test the
@@ -196,6 +196,32 @@ class HeatmapCells(Demo):
     def view(self, phase: float) -> View:
         z = [[round(math.cos(0.6 * col + 0.9 * row + phase), 3) for col in range(6)] for row in range(4)]
         return View(traces=[{"z": z}], readout=f"phase {phase}")
+
+
+class HeatmapColumnsWithTheRange(Demo):
+    """A heatmap of one column per item, as many items as the slider says, across the whole x axis.
+
+    The x range follows the number of columns (chapter 8's layer map: a column per layer of each model), so
+    the image keeps its place while its cells and the axis's ticks change.
+    """
+
+    title = "Heatmap columns with the range"
+    controls = (_steps("columns", 4),)
+    COLUMNS = (12, 5, 30, 1)
+
+    def base_figure(self) -> dict:
+        trace = {"type": "heatmap", "y": list(range(5)), "colorscale": COLORSCALE, "zmin": -1, "zmax": 1}
+        layout = {**LAYOUT, "xaxis": {"title": {"text": "column"}}, "yaxis": {"title": {"text": "row"}}}
+        return {"data": [trace], "layout": layout}
+
+    def view(self, columns: float) -> View:
+        count = self.COLUMNS[round(columns)]
+        z = [[round(math.sin(0.7 * col - 1.1 * row), 3) for col in range(count)] for row in range(5)]
+        return View(
+            traces=[{"x": list(range(count)), "z": z}],
+            layout={"xaxis.range": [-0.5, count - 0.5]},
+            readout=f"{count} columns",
+        )
 
 
 #: The colour ranges (plus and minus each bound) of the colour-bar demos. The widest tick label is "−10" at 10
@@ -464,6 +490,7 @@ FEATURES: tuple[type[Demo], ...] = (
     LabelsOverTheEdges,
     Bars,
     HeatmapCells,
+    HeatmapColumnsWithTheRange,
     ColourBarRange,
     ColourBarInFixedMargin,
     ColourBarUnderTitle,
@@ -487,5 +514,12 @@ DRAWN_BY_PLOTLY: dict[type[Demo], frozenset[tuple[int, int]]] = {
 #: The demos whose steps the direct drawing paints on a canvas layer (heatmap cells, a colour bar's heatmap,
 #: a cloud of markers): the test checks that some step of each shows one.
 PAINTED_ON_CANVAS: frozenset[type[Demo]] = frozenset(
-    {MarkerCloud, HeatmapCells, ColourBarRange, ColourBarInFixedMargin, ColourBarUnderTitle}
+    {
+        MarkerCloud,
+        HeatmapCells,
+        HeatmapColumnsWithTheRange,
+        ColourBarRange,
+        ColourBarInFixedMargin,
+        ColourBarUnderTitle,
+    }
 )

@@ -924,8 +924,6 @@
       }
       var rows = z.length;
       var columns = z[0].length;
-      var drawnZ = shown[index].z;
-      if (!Array.isArray(drawnZ) || drawnZ.length !== rows || drawnZ[0].length !== columns) { return null; }
       var xs = value(update, index, "x");
       var ys = value(update, index, "y");
       var xaxis = axisOf(plot, full.xaxis);
@@ -941,8 +939,8 @@
       var height = Number(image.getAttribute("height"));
       var xEdges = edges(xCenters).map(function (v) { return toPixel(full.xaxis)(v) - left; });
       var yEdges = edges(yCenters).map(function (v) { return toPixel(full.yaxis)(v) - top; });
-      // The cells may move with their axes (a window sliding along the positions) only if the image keeps
-      // its place on screen.
+      // The cells may move with their axes (a window sliding along the positions), and their number change
+      // with the axis range (a column per layer of each model), only if the image keeps its place on screen.
       function covers(pixels, size, length, start) {
         var low = Math.max(0, Math.min.apply(null, pixels) + start);
         var high = Math.min(length, Math.max.apply(null, pixels) + start);
