@@ -341,6 +341,42 @@ def test_every_slide_keeps_its_caption_sliders_and_link_on_a_smaller_screen(
     assert problems == [] and blocked == []
 
 
+#: The top of the shown slide's chapter link, each frame for ``ms`` after a Page Down: where it was drawn.
+LINK_TOPS = """ms => new Promise(resolve => {
+    const tops = [];
+    const start = performance.now();
+    function frame() {
+        const link = document.querySelector(".rope-viz-slide-current .rope-viz-slide-link");
+        const box = link && link.getBoundingClientRect();
+        if (box && box.height) { tops.push(Math.round(box.top)); }
+        if (performance.now() - start < ms) { requestAnimationFrame(frame); } else { resolve(tops); }
+    }
+    frame();
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1024, 768)])
+def test_a_slide_shown_before_the_page_is_idle_keeps_its_text_in_place(built_site, open_page, width, height):
+    """A lecturer may press Page Down as soon as the deck opens, before the page's first idle moment, when
+    the figures make room for their longest readouts. The slide makes its figure's room as it is shown, so
+    nothing under the readout (the chapter link) moves once drawn. The page's idle moments are held back
+    1.5 s here, as on a busy laptop."""
+    page, problems, blocked = _open(open_page, "light", "#slide-1", width=width, height=height)
+    page.context.add_init_script(
+        "window.requestIdleCallback = callback => setTimeout(() => "
+        "callback({didTimeout: true, timeRemaining: () => 0}), 1500);"
+    )
+    for number in (2, 11, 19):
+        page.goto(page.url.split("#")[0] + f"#slide-{number - 1}")
+        page.wait_for_function("() => document.querySelector('.rope-viz-slide-current') !== null")
+        page.keyboard.press("PageDown")
+        tops = page.evaluate(LINK_TOPS, 2500)
+        assert tops, f"slide {number}: no chapter link drawn"
+        assert len(set(tops)) == 1, f"slide {number} at {width}x{height}: the chapter link moved, tops {tops}"
+        _check_slide(page, number, built_site.html, width=width, height=height)
+    assert problems == [] and blocked == []
+
+
 def test_on_a_phone_the_page_is_the_list_of_slides(built_site, open_page):
     """A window taller than wide (a phone) keeps the page a list of slides: the theme's page with its
     navigation, every figure drawn and fitted to the page's width, no slide navigation, nothing wider than

@@ -165,6 +165,8 @@
       if (figure.parentNode !== slot) {
         slot.replaceChildren(figure);
       }
+      // Its readout's room made now, before the slide is painted, not when the page is next idle.
+      figure.dispatchEvent(new CustomEvent("rope-viz:reserve"));
       function press() {
         if (slides[current] !== slide) { return; }
         fit(slide).then(function () {

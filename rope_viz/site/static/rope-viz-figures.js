@@ -561,6 +561,18 @@
     }
     function onResize() { fitWidth(); later(reserveSpace); }
     window.addEventListener("resize", onResize);
+    /* Once measured, a readout whose width changes without the window's (the theme's sidebar hidden or
+       shown) is measured again at once, before the browser paints it: measured later, the text under it
+       would move when the room is made. A lecture slide asks for the measure as it shows the figure
+       ("rope-viz:reserve"), which may be before the page's first idle moment. */
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        if (reservedWidth !== null && readout.clientWidth !== reservedWidth && !gone()) { reserveSpace(); }
+      }).observe(readout);
+    }
+    root.addEventListener("rope-viz:reserve", function () {
+      if (readout.clientWidth !== reservedWidth) { reserveSpace(); }
+    });
     /* Plotly's responsive mode follows the window, not the plot's own box: a plot whose box changes width
        alone (the page's layout settling after the first figures are drawn, a notebook panel resized) keeps
        a drawing of the old width, into which the direct drawing draws its steps, until Plotly lays it out
