@@ -456,3 +456,44 @@ def test_figures_follow_the_dark_theme(built_site, open_page):
     shot = ARTIFACTS / "screenshots" / (Path(chapter).stem + "__dark.png")
     page.locator("figure.rope-viz-demo").first.screenshot(path=str(shot))
     assert problems == []
+
+
+#: Each figure's readout: its width and the height kept for its longest text.
+READOUT_ROOM = """() => [...document.querySelectorAll('figure.rope-viz-demo .rope-viz-readout')]
+    .map(readout => [readout.clientWidth, readout.style.minHeight])"""
+
+
+#: Resolves once the first readout has kept one width for ten frames in a row (the sidebar may slide away).
+SETTLED_WIDTH = """() => new Promise(resolve => {
+    const readout = document.querySelector('figure.rope-viz-demo .rope-viz-readout');
+    let width = readout.clientWidth;
+    let same = 0;
+    function frame() {
+        same = readout.clientWidth === width ? same + 1 : 0;
+        width = readout.clientWidth;
+        if (same >= 10) { resolve(width); } else { requestAnimationFrame(frame); }
+    }
+    requestAnimationFrame(frame);
+})"""
+
+
+def test_hiding_the_sidebar_makes_the_readouts_room_again_at_their_new_width(built_site, open_page):
+    """The theme's sidebar button widens the article without resizing the window. Every readout keeps
+    room for its longest text at its new width at once, as a window resize would give it (a readout that
+    kept the room of its old width would grow at a later step and move the page under it)."""
+    page, problems, _ = open_page("notebooks/07_extension_methods_compared.html", width=1280)
+    wait_for_figures(page, settled=True)
+    before = page.evaluate(READOUT_ROOM)
+    page.locator(".primary-toggle").first.click()
+    page.wait_for_function(
+        "width => document.querySelector('.rope-viz-readout').clientWidth > width", arg=before[0][0]
+    )
+    page.evaluate(SETTLED_WIDTH)
+    widened = page.evaluate(READOUT_ROOM)
+    assert all(now[0] > then[0] for now, then in zip(widened, before, strict=True)), (before, widened)
+    assert [room for _, room in widened] != [room for _, room in before], "no readout's room changed"
+    # What the window's resize measures (when the page is next idle) is what is already kept.
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")
+    page.wait_for_timeout(1500)
+    assert page.evaluate(READOUT_ROOM) == widened
+    assert problems == []
