@@ -352,7 +352,8 @@ def with_explicit_colorbar_ticks(figure: dict[str, Any], views: list[View]) -> l
 def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
     """Give every axis whose range changes between states explicit ticks in each state (:func:`axis_ticks`).
 
-    A view that sets an axis' ``tickvals`` (fewer labels for a wider range) has those within its range.
+    A view that sets a log axis' ``tickvals`` (fewer labels for a wider range) has those within its range; a
+    linear axis always gets the multiples of :func:`nice_step` (:func:`axis_ticks`).
     ``layout`` (the initial figure's) is updated in place to the ticks of its own range.
     """
     changing = sorted(
