@@ -229,6 +229,11 @@ def test_the_map_gives_every_layer_of_the_model_one_column_across_the_whole_plot
     assert len(marks["y"]) == layers
     # cells are one unit wide and centred on the layers: the range ends half a cell beyond the first and last
     assert view.layout["xaxis.range"] == [-0.5, layers - 0.5]
+    # a tick every 10 layers, or every 5 for a shallow model, from layer 0 to the last one
+    step = 10 if layers > 30 else 5
+    ticks = view.layout["xaxis.tickvals"]
+    assert ticks[0] == 0 and np.all(np.diff(ticks) == step)
+    assert ticks[-1] <= layers - 1 < ticks[-1] + step
 
 
 # partial_rotary_wavelengths ------------------------------------------------------------------------------

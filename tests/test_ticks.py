@@ -97,6 +97,33 @@ def test_a_view_that_sets_its_own_tick_values_has_those_inside_its_range():
     assert second.layout["yaxis.ticktext"] == ["1", "4", "16", "64"]
 
 
+def test_a_linear_axis_keeps_the_tick_values_its_views_choose_and_the_first_figure_those_of_its_view():
+    # the base figure shows the first view (Demo.initial_figure applies its layout)
+    layout = {"xaxis": {"range": [-0.5, 61.5], "tickvals": [0, 10, 20, 30, 40, 50, 60]}}
+    views = [
+        View(traces=[], layout={"xaxis.range": [-0.5, 61.5], "xaxis.tickvals": [0, 10, 20, 30, 40, 50, 60]}),
+        View(traces=[], layout={"xaxis.range": [-0.5, 15.5], "xaxis.tickvals": [0, 5, 10, 15, 20]}),
+    ]
+    first, second = with_explicit_ticks(layout, views)
+    assert first.layout["xaxis.tickvals"] == [0, 10, 20, 30, 40, 50, 60]
+    assert second.layout["xaxis.tickvals"] == [0, 5, 10, 15]  # 20 lies past the range
+    assert second.layout["xaxis.ticktext"] == ["0", "5", "10", "15"]
+    assert layout["xaxis"]["tickvals"] == first.layout["xaxis.tickvals"]
+    assert layout["xaxis"]["ticktext"] == first.layout["xaxis.ticktext"]
+
+
+def test_tick_values_of_a_base_figure_on_a_moving_linear_axis_give_way_to_nice_multiples():
+    # one tick per data point, as a figure of a few positions has: too many once the range moves far
+    layout = {"xaxis": {"range": [0, 23], "tickvals": list(range(24))}}
+    views = [
+        View(traces=[], layout={"xaxis.range": [0, 23]}),
+        View(traces=[], layout={"xaxis.range": [5000, 5023]}),
+    ]
+    first, second = with_explicit_ticks(layout, views)
+    assert first.layout["xaxis.tickvals"] == [0.0, 5.0, 10.0, 15.0, 20.0]
+    assert second.layout["xaxis.tickvals"] == [5000.0, 5005.0, 5010.0, 5015.0, 5020.0]
+
+
 def test_unsupported_axis_types_and_spans_are_refused():
     with pytest.raises(ValueError, match="category"):
         axis_ticks({"type": "category"}, [0, 1])

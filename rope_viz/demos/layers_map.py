@@ -387,7 +387,11 @@ class LayerMap(Demo):
                 {"x": columns, "z": _cells(map_cells(shown))},
                 {"x": columns, "y": marks},
             ],
-            # One column per layer of this model, across the whole plot.
-            layout={"xaxis.range": [-0.5, shown["layers"] - 0.5]},
+            # One column per layer of this model, across the whole plot; a tick every 10 layers (5 for a
+            # model of 30 or fewer), so that models of similar depth show the same ticks.
+            layout={
+                "xaxis.range": [-0.5, shown["layers"] - 0.5],
+                "xaxis.tickvals": list(range(0, shown["layers"], 10 if shown["layers"] > 30 else 5)),
+            },
             readout=readout,
         )

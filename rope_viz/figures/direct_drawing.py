@@ -149,8 +149,15 @@ def _decimal_unit(value: float) -> float:
     return unit
 
 
-def axis_ticks(axis: dict[str, Any], axis_range: Sequence[float]) -> tuple[list[float], list[str]]:
-    """Tick values and labels for a Plotly axis spec (``type``, ``tickvals``) shown over ``axis_range``."""
+def axis_ticks(
+    axis: dict[str, Any], axis_range: Sequence[float], chosen: bool = False
+) -> tuple[list[float], list[str]]:
+    """Tick values and labels for a Plotly axis spec (``type``, ``tickvals``) shown over ``axis_range``.
+
+    A log axis keeps its ``tickvals`` within the range; a linear axis keeps them only if they are ``chosen``
+    by the views (a base figure's ``tickvals`` on a linear axis, one per data point, would crowd a moving
+    axis), and otherwise gets the multiples of :func:`nice_step`.
+    """
     low, high = sorted(float(value) for value in axis_range)
     if axis.get("type") == "log":
         dtick = axis.get("dtick", 1)  # a whole number of decades; Plotly's "D1", "L..." forms are not
@@ -158,6 +165,9 @@ def axis_ticks(axis: dict[str, Any], axis_range: Sequence[float]) -> tuple[list[
         return log_ticks(low, high, axis.get("tickvals"), int(dtick) if whole else 1)
     if axis.get("type") not in (None, "linear", "-"):
         raise ValueError(f"explicit ticks for a {axis.get('type')!r} axis are not supported")
+    if chosen and axis.get("tickvals") is not None:
+        inside = [float(value) for value in axis["tickvals"] if low - 1e-9 <= value <= high + 1e-9]
+        return inside, [format_number(value, _decimal_unit(value)) for value in inside]
     return linear_ticks(low, high)
 
 
@@ -352,9 +362,9 @@ def with_explicit_colorbar_ticks(figure: dict[str, Any], views: list[View]) -> l
 def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]:
     """Give every axis whose range changes between states explicit ticks in each state (:func:`axis_ticks`).
 
-    A view that sets a log axis' ``tickvals`` (fewer labels for a wider range) has those within its range; a
-    linear axis always gets the multiples of :func:`nice_step` (:func:`axis_ticks`).
-    ``layout`` (the initial figure's) is updated in place to the ticks of its own range.
+    A view that sets an axis' ``tickvals`` (fewer labels for a wider range, one step for similar ranges) has
+    those within its range. ``layout`` (the initial figure's, showing the default view) is updated in place to
+    the ticks of its own range.
     """
     changing = sorted(
         path[: -len(".range")]
@@ -365,6 +375,7 @@ def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]
     )
     if not changing:
         return views
+    chosen = {axis for axis in changing if any(f"{axis}.tickvals" in view.layout for view in views)}
     out = []
     for view in views:
         extra: dict[str, Any] = {}
@@ -373,13 +384,13 @@ def with_explicit_ticks(layout: dict[str, Any], views: list[View]) -> list[View]
             if f"{axis}.tickvals" in view.layout:
                 spec = {**spec, "tickvals": view.layout[f"{axis}.tickvals"]}
             axis_range = view.layout.get(f"{axis}.range", spec.get("range"))
-            tickvals, ticktext = axis_ticks(spec, axis_range)
+            tickvals, ticktext = axis_ticks(spec, axis_range, axis in chosen)
             extra[f"{axis}.tickvals"] = tickvals
             extra[f"{axis}.ticktext"] = ticktext
         out.append(View(traces=view.traces, layout={**view.layout, **extra}, readout=view.readout))
     for axis in changing:
         spec = layout.setdefault(axis, {})
-        tickvals, ticktext = axis_ticks(spec, plain(spec["range"]))
+        tickvals, ticktext = axis_ticks(spec, plain(spec["range"]), axis in chosen)
         spec.update({"tickmode": "array", "tickvals": tickvals, "ticktext": ticktext})
     return out
 
