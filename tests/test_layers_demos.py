@@ -236,6 +236,16 @@ def test_the_map_gives_every_layer_of_the_model_one_column_across_the_whole_plot
     assert ticks[-1] <= layers - 1 < ticks[-1] + step
 
 
+def test_models_of_similar_depth_show_the_same_ticks_on_the_layers_they_share():
+    # Gemma 3 27B (62 layers) and Gemma 4 31B (60): the same labels up to layer 59, not a step of 20 and 10
+    gemma3, gemma4 = (
+        LayerMap().view(model=MODEL_ORDER.index(name)) for name in ("gemma-3-27b", "gemma-4-31b")
+    )
+    shared = 60
+    assert [t for t in gemma3.layout["xaxis.tickvals"] if t < shared] == gemma4.layout["xaxis.tickvals"]
+    assert len(gemma4.layout["xaxis.tickvals"]) >= 5  # at least five labels across the map
+
+
 # partial_rotary_wavelengths ------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -134,11 +134,30 @@ def log_ticks(
 
     """
     if tickvals is not None:
-        inside = [value for value in tickvals if low - 1e-9 <= math.log10(value) <= high + 1e-9]
-        return inside, [format_number(value, _decimal_unit(value)) for value in inside]
+        return given_ticks(tickvals, low, high, math.log10)
     first = math.ceil((low - 1e-9) / decades) * decades
     exponents = range(first, math.floor(high + 1e-9) + 1, decades)
     return [10.0**k for k in exponents], [power_of_ten_label(k) for k in exponents]
+
+
+def given_ticks(
+    tickvals: Sequence[float], low: float, high: float, position: Callable[[float], float] = float
+) -> tuple[list[float], list[str]]:
+    """Return the given tick values whose ``position`` lies within ``[low, high]``, labelled as numbers.
+
+    ``position`` is the value itself on a linear axis and its ``log10`` on a log axis (whose range Plotly
+    gives in powers of ten).
+
+    Examples
+    --------
+    >>> given_ticks([0, 5, 10, 15, 20], -0.5, 15.5)
+    ([0, 5, 10, 15], ['0', '5', '10', '15'])
+    >>> given_ticks([1, 1.5, 2, 4], -0.05, 0.35, math.log10)
+    ([1, 1.5, 2], ['1', '1.5', '2'])
+
+    """
+    inside = [value for value in tickvals if low - 1e-9 <= position(value) <= high + 1e-9]
+    return inside, [format_number(value, _decimal_unit(value)) for value in inside]
 
 
 def _decimal_unit(value: float) -> float:
@@ -166,8 +185,7 @@ def axis_ticks(
     if axis.get("type") not in (None, "linear", "-"):
         raise ValueError(f"explicit ticks for a {axis.get('type')!r} axis are not supported")
     if chosen and axis.get("tickvals") is not None:
-        inside = [float(value) for value in axis["tickvals"] if low - 1e-9 <= value <= high + 1e-9]
-        return inside, [format_number(value, _decimal_unit(value)) for value in inside]
+        return given_ticks(axis["tickvals"], low, high)
     return linear_ticks(low, high)
 
 
