@@ -105,10 +105,19 @@ class LiveStates:
         for path in [path for path in layout if path.endswith(".range")]:
             axis = path[: -len(".range")]
             if _AXIS_NAME.fullmatch(axis) and layout[path] is not None:
-                tickvals, ticktext = axis_ticks(self._specs.get(axis, {}), _plain(layout[path]))
+                spec = self._specs.get(axis, {})
+                if f"{axis}.ticktext" in view.layout:
+                    continue  # the view labels its ticks itself (chapter 1's words), as on the site
+                chosen = f"{axis}.tickvals" in view.layout  # the view's own ticks, as on the site
+                if chosen:
+                    spec = {**spec, "tickvals": _plain(view.layout[f"{axis}.tickvals"])}
+                tickvals, ticktext = axis_ticks(spec, _plain(layout[path]), chosen)
                 layout[f"{axis}.tickvals"], layout[f"{axis}.ticktext"] = tickvals, ticktext
         for k, trace in enumerate(self._traces):
             if trace.get("type") != "heatmap" or trace.get("coloraxis") or trace.get("showscale") is False:
+                continue
+            # Only a colour range the view moves; a fixed one keeps the figure's own bar, as on the site.
+            if "zmin" not in traces[k] and "zmax" not in traces[k]:
                 continue
             low, high = (traces[k].get(key, trace.get(key)) for key in ("zmin", "zmax"))
             if low is None or high is None or not float(high) > float(low):
