@@ -224,9 +224,19 @@ def test_the_map_gives_every_layer_of_the_model_one_column_across_the_whole_plot
     view = LayerMap().view(model=MODEL_ORDER.index(name))
     layers = len(rv.presets.load_layers(name))
     heatmap, marks = view.traces
-    assert heatmap["x"] == marks["x"] == list(range(layers))
+    assert heatmap["x"] == list(range(layers))
     assert len(heatmap["z"]) == ROWS and all(len(row) == layers for row in heatmap["z"])
-    assert len(marks["y"]) == layers
+    # each layer's reach mark spans its whole column, from one cell edge to the next, at the layer's mark
+    expected = model_map(name)["marks"]
+    segments = [
+        (marks["x"][k : k + 2], marks["y"][k : k + 2], marks["customdata"][k : k + 2])
+        for k in range(0, len(marks["x"]), 3)
+    ]
+    assert all(marks["x"][k] is None for k in range(2, len(marks["x"]), 3))
+    assert [layer for _, _, (layer, _) in segments] == [k for k in range(layers) if np.isfinite(expected[k])]
+    for (start, end), (low, high), (layer, same) in segments:
+        assert (start, end) == (layer - 0.5, layer + 0.5) and same == layer
+        assert low == high == pytest.approx(expected[layer], abs=1e-4)
     # cells are one unit wide and centred on the layers: the range ends half a cell beyond the first and last
     assert view.layout["xaxis.range"] == [-0.5, layers - 0.5]
     # a tick every 10 layers, or every 5 for a shallow model, from layer 0 to the last one

@@ -258,6 +258,30 @@ def _cells(values: np.ndarray) -> list[list[float | None]]:
     return [[None if np.isnan(v) else round(float(v), 2) for v in row] for row in values]
 
 
+def reach_segments(marks: np.ndarray) -> dict[str, list]:
+    """Return the reach marks as a line trace: one segment across each layer's column, at its mark.
+
+    Layer ℓ, whose cell runs from ℓ − ½ to ℓ + ½, gets the segment from (ℓ − ½, m_ℓ) to (ℓ + ½, m_ℓ), where
+    m_ℓ is its mark (the share of the head below its first pair slower than its reach); a
+    layer without one (NaN: no RoPE, or no pair slower than its reach) gets none. Neighbouring layers with the
+    same mark meet, so a run of them reads as one line. Each segment ends in a gap (``None``), which breaks
+    Plotly's line; ``customdata`` holds the layer of each point, for the hover text.
+
+    >>> reach_segments(np.array([0.5, np.nan, 0.25]))["x"]
+    [-0.5, 0.5, None, 1.5, 2.5, None]
+    """
+    x: list[float | None] = []
+    y: list[float | None] = []
+    layer: list[int | None] = []
+    for column, mark in enumerate(marks):
+        if np.isnan(mark):
+            continue
+        x += [column - 0.5, column + 0.5, None]
+        y += [round(float(mark), 4)] * 2 + [None]
+        layer += [column, column, None]
+    return {"x": x, "y": y, "customdata": layer}
+
+
 class LayerMap(Demo):
     """Wavelength of every pair in every decoder layer of one model, with unrotated pairs and NoPE layers."""
 
@@ -325,16 +349,11 @@ class LayerMap(Demo):
             },
             {
                 "type": "scatter",
-                "mode": "markers",
+                "mode": "lines",
                 "name": "above: λ longer than the layer's reach",
-                "marker": {
-                    "color": REACH_MARK_COLOR,
-                    "size": 12,
-                    "symbol": "line-ew",
-                    "line": {"color": REACH_MARK_COLOR, "width": 4},
-                },
-                "hovertemplate": "layer %{x}: the pairs above %{y:.2f} of the head turn less than once over "
-                "the longest distance this layer sees<extra></extra>",
+                "line": {"color": REACH_MARK_COLOR, "width": 4},
+                "hovertemplate": "layer %{customdata}: the pairs above %{y:.2f} of the head turn less than "
+                "once over the longest distance this layer sees<extra></extra>",
             },
         ]
         layout = {
@@ -368,8 +387,8 @@ class LayerMap(Demo):
         """Show the preset at index ``model`` of :data:`MODEL_ORDER`."""
         name = MODEL_ORDER[round(model)]
         shown = model_map(name)
-        marks = [None if np.isnan(v) else round(float(v), 4) for v in shown["marks"]]
         columns = list(range(shown["layers"]))
+        marks = reach_segments(shown["marks"])
         reach = shown["reach"]
 
         def group(kind: str, count: int, rope: str) -> str:
@@ -385,7 +404,7 @@ class LayerMap(Demo):
         return View(
             traces=[
                 {"x": columns, "z": _cells(map_cells(shown))},
-                {"x": columns, "y": marks},
+                marks,
             ],
             # One column per layer of this model, across the whole plot; a tick every 10 layers (5 for a
             # model of 30 or fewer), so that models of similar depth show the same ticks.
