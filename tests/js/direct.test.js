@@ -6,6 +6,7 @@ const { load } = require("./load.js");
 
 const direct = load("rope-viz-direct.js", "RopeVizDirect");
 // Values made in the script's own context have that context's prototypes: compare them as plain data.
+const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} != ${expected}`);
 const plain = (value) => JSON.parse(JSON.stringify(value));
 
 // A small deterministic generator, so a failure names a case that can be run again.
@@ -218,4 +219,46 @@ test("colorbarKeepsLayout: a title wider than the labels holds the bar's width u
   // A title beside the labels moves with them.
   assert.equal(direct.colorbarKeepsLayout({ ...bar, titleBeside: true }, 1), false);
   assert.equal(direct.colorbarKeepsLayout({ ...bar, titleBeside: true }, 0), true);
+});
+
+test("fitHeld shows the whole of both own ranges at one scale, widening the axis with room to spare", () => {
+  const held = { xaxis: [-1.25, 1.25], yaxis: [-1.25, 1.25] };
+  // A wide subplot, 600 by 200 px: y fills its 200 px, x widens to 600 px at the same px per unit.
+  const wide = direct.fitHeld(held, { xaxis: { length: 600 }, yaxis: { scaleanchor: "xaxis", length: 200 } });
+  wide.xaxis.forEach((value, k) => close(value, [-3.75, 3.75][k]));
+  wide.yaxis.forEach((value, k) => close(value, [-1.25, 1.25][k]));
+  const tall = direct.fitHeld(held, { xaxis: { length: 100 }, yaxis: { scaleanchor: "xaxis", length: 300 } });
+  tall.xaxis.forEach((value, k) => close(value, [-1.25, 1.25][k]));
+  tall.yaxis.forEach((value, k) => close(value, [-3.75, 3.75][k]));
+  // Equal px per unit on both axes, and every own range inside the one shown, for any shape.
+  [[50, 400], [400, 50], [333, 333], [1, 999]].forEach(([width, height]) => {
+    const fitted = direct.fitHeld({ xaxis: [0, 4], yaxis: [10, 11] },
+      { xaxis: { length: width }, yaxis: { scaleanchor: "xaxis", length: height } });
+    close(width / (fitted.xaxis[1] - fitted.xaxis[0]), height / (fitted.yaxis[1] - fitted.yaxis[0]));
+    assert.ok(fitted.xaxis[0] <= 1e-9 && fitted.xaxis[1] >= 4 - 1e-9 && fitted.yaxis[0] <= 10 + 1e-9);
+    assert.ok(fitted.yaxis[1] >= 11 - 1e-9);
+  });
+});
+
+test("fitHeld follows the scale ratio and a reversed range, and leaves unheld or chained axes alone", () => {
+  // A unit of y spans twice the px of a unit of x.
+  const ratio = direct.fitHeld({ xaxis2: [0, 10], yaxis2: [5, 0] },
+    { xaxis2: { length: 100 }, yaxis2: { scaleanchor: "xaxis2", scaleratio: 2, length: 100 } });
+  close(100 / (ratio.xaxis2[1] - ratio.xaxis2[0]) * 2, 100 / Math.abs(ratio.yaxis2[1] - ratio.yaxis2[0]));
+  assert.ok(ratio.yaxis2[0] > ratio.yaxis2[1], "the reversed range stays reversed");
+  const unheld = direct.fitHeld({ xaxis: [0, 1] }, { xaxis: { length: 10 }, yaxis: { length: 10 } });
+  assert.deepEqual(Object.keys(unheld), []);
+  const chained = direct.fitHeld({ xaxis: [0, 1], yaxis: [0, 1], xaxis2: [0, 1] }, {
+    xaxis: { length: 10, scaleanchor: "xaxis2" }, yaxis: { length: 10, scaleanchor: "xaxis" }, xaxis2: { length: 10 } });
+  assert.deepEqual(Object.keys(chained).sort(), ["xaxis", "xaxis2"]);
+});
+
+test("fitHeld leaves the ranges of axes that Plotly constrains by their domain", () => {
+  const held = { xaxis: [0, 4], yaxis: [0, 4] };
+  const domain = direct.fitHeld(held,
+    { xaxis: { length: 400, constrain: "domain" }, yaxis: { scaleanchor: "xaxis", length: 100, constrain: "domain" } });
+  assert.deepEqual(Object.keys(domain), []);
+  const range = direct.fitHeld(held,
+    { xaxis: { length: 400, constrain: "range" }, yaxis: { scaleanchor: "xaxis", length: 100, constrain: "range" } });
+  range.xaxis.forEach((value, k) => close(value, [-6, 10][k]));
 });

@@ -17,7 +17,7 @@ function load(fileName, globalName) {
       throw new Error("the DOM is not available in the unit tests");
     },
   };
-  const windowStub = { document: documentStub };
+  const windowStub = { document: documentStub, addEventListener() {} };
   const context = vm.createContext({
     window: windowStub,
     document: documentStub,

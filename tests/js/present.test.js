@@ -8,11 +8,55 @@ const close = (actual, expected) => assert.ok(Math.abs(actual - expected) < 1e-9
 
 test("presenterSize doubles the page at 1080 px and lays the plot out alike at 720 px", () => {
   const full = present.presenterSize(1920, 1080, 0.69);
-  assert.deepEqual(JSON.parse(JSON.stringify(full)), { scale: 2, width: 662, height: 540, screenWidth: 1324 });
+  assert.deepEqual(JSON.parse(JSON.stringify(full)),
+    { scale: 2, zoom: 2, width: 662, height: 540, screenWidth: 1324, screenHeight: 1080 });
   const small = present.presenterSize(1280, 720, 0.69);
   close(small.scale, 4 / 3);
   assert.equal(small.width, 662);
   assert.equal(small.height, 540);
+  // Both are 16:9: scaled by the width as well, they are laid out alike.
+  assert.deepEqual(present.presenterSize(1920, 1080, 0.69, true), full);
+  assert.deepEqual(present.presenterSize(1280, 720, 0.69, true), small);
+});
+
+test("presenterSize by width lays a 4:3 screen out as a 16:9 screen as wide", () => {
+  const byHeight = present.presenterSize(1024, 768, 0.6);
+  assert.ok(byHeight.width < 0.6 * 960); // narrower than the plot of that share at 1920 x 1080 (576 px)
+  [0.69, 0.64, 0.6].forEach((share) => {
+    const size = present.presenterSize(1024, 768, share, true);
+    close(size.scale, (2 * 1024) / 1920);
+    assert.equal(size.zoom, size.scale); // the controls as the plot's text
+    // the plot's width in its own px is the one at 1920 x 1080 (within a px of rounding); it is taller
+    assert.ok(Math.abs(size.width - present.presenterSize(1920, 1080, share).width) <= 1);
+    assert.equal(size.height, Math.floor(768 / size.scale));
+    assert.ok(size.height > 540);
+  });
+});
+
+test("stackedSize puts the plot across a screen taller than wide, no taller than on the page", () => {
+  // A phone held upright: 390 px across, the plot laid out 640 px wide and scaled down to the width.
+  const phone = present.stackedSize(390, 844, 600, 0.6);
+  close(phone.scale, 390 / 640);
+  assert.equal(phone.width, 640);
+  assert.equal(phone.height, 600); // the page's height: 0.6 of the screen would be taller
+  assert.equal(phone.screenHeight, Math.ceil(600 * phone.scale));
+  assert.equal(phone.zoom, 1); // the controls never smaller than on the page
+  assert.ok(phone.stacked);
+  assert.equal(phone.sideBySide, false); // laid out as on the page
+  // A tablet: the plot's text larger than the page's; half the screen's height would be shorter than the
+  // 540 px of a screen 1080 px high, so it is laid out that high, its two stacked panels side by side.
+  const tablet = present.stackedSize(768, 1024, 700, 0.5);
+  close(tablet.scale, 768 / 640);
+  assert.equal(tablet.zoom, tablet.scale);
+  assert.ok((1024 * 0.5) / tablet.scale < 540);
+  assert.equal(tablet.height, 540);
+  assert.equal(tablet.sideBySide, true);
+  // A plot shorter than that on the page keeps the page's height.
+  assert.equal(present.stackedSize(768, 1024, 420, 0.5).height, 420);
+  assert.equal(present.stackedSize(768, 1024, 420, 0.5).sideBySide, false);
+  // A tall narrow window on a large screen: scaled as the other view would be on a screen as high, at most.
+  const tall = present.stackedSize(1000, 1100, 640, 0.6);
+  close(tall.scale, Math.min((2 * 1100) / 1080, 1000 / 640));
 });
 
 test("paperMap keeps the gaps between subplots, and what lies beyond them, at their height in px", () => {
@@ -34,34 +78,3 @@ test("paperMap merges overlapping subplots and leaves a plot that does not shrin
   [0, 0.3, 0.5, 1, 1.2].forEach((y) => close(same(y), y));
 });
 
-test("fitHeld shows the whole of both own ranges at one scale, widening the axis with room to spare", () => {
-  const held = { xaxis: [-1.25, 1.25], yaxis: [-1.25, 1.25] };
-  // A wide subplot, 600 by 200 px: y fills its 200 px, x widens to 600 px at the same px per unit.
-  const wide = present.fitHeld(held, { xaxis: { length: 600 }, yaxis: { scaleanchor: "xaxis", length: 200 } });
-  wide.xaxis.forEach((value, k) => close(value, [-3.75, 3.75][k]));
-  wide.yaxis.forEach((value, k) => close(value, [-1.25, 1.25][k]));
-  const tall = present.fitHeld(held, { xaxis: { length: 100 }, yaxis: { scaleanchor: "xaxis", length: 300 } });
-  tall.xaxis.forEach((value, k) => close(value, [-1.25, 1.25][k]));
-  tall.yaxis.forEach((value, k) => close(value, [-3.75, 3.75][k]));
-  // Equal px per unit on both axes, and every own range inside the one shown, for any shape.
-  [[50, 400], [400, 50], [333, 333], [1, 999]].forEach(([width, height]) => {
-    const fitted = present.fitHeld({ xaxis: [0, 4], yaxis: [10, 11] },
-      { xaxis: { length: width }, yaxis: { scaleanchor: "xaxis", length: height } });
-    close(width / (fitted.xaxis[1] - fitted.xaxis[0]), height / (fitted.yaxis[1] - fitted.yaxis[0]));
-    assert.ok(fitted.xaxis[0] <= 1e-9 && fitted.xaxis[1] >= 4 - 1e-9 && fitted.yaxis[0] <= 10 + 1e-9);
-    assert.ok(fitted.yaxis[1] >= 11 - 1e-9);
-  });
-});
-
-test("fitHeld follows the scale ratio and a reversed range, and leaves unheld or chained axes alone", () => {
-  // A unit of y spans twice the px of a unit of x.
-  const ratio = present.fitHeld({ xaxis2: [0, 10], yaxis2: [5, 0] },
-    { xaxis2: { length: 100 }, yaxis2: { scaleanchor: "xaxis2", scaleratio: 2, length: 100 } });
-  close(100 / (ratio.xaxis2[1] - ratio.xaxis2[0]) * 2, 100 / Math.abs(ratio.yaxis2[1] - ratio.yaxis2[0]));
-  assert.ok(ratio.yaxis2[0] > ratio.yaxis2[1], "the reversed range stays reversed");
-  const unheld = present.fitHeld({ xaxis: [0, 1] }, { xaxis: { length: 10 }, yaxis: { length: 10 } });
-  assert.deepEqual(Object.keys(unheld), []);
-  const chained = present.fitHeld({ xaxis: [0, 1], yaxis: [0, 1], xaxis2: [0, 1] }, {
-    xaxis: { length: 10, scaleanchor: "xaxis2" }, yaxis: { length: 10, scaleanchor: "xaxis" }, xaxis2: { length: 10 } });
-  assert.deepEqual(Object.keys(chained).sort(), ["xaxis", "xaxis2"]);
-});

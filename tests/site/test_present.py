@@ -1,10 +1,13 @@
 """The presenter view (``rope-viz-present.js``) of every figure of every chapter at 1920×1080, and of a
-sample in dark mode and at 1280×720 without the Fullscreen API.
+sample in dark mode, at 1280×720 without the Fullscreen API, on a 4:3 projector, a tablet held upright and a
+phone held either way.
 
 Each chapter is opened once; each figure in turn is presented with a real click on its "Present" button. It
-must cover the screen; its text must be at least twice the page's size (on a screen 1080 px high; the same
-share of the screen's height on others); no text of the plot may run into another or out of the plot, and no
-control may be cut; the first slider has a visible focus. A real ArrowRight then moves the figure, drawn
+must cover the screen; its text must be at least twice the page's size (on a screen 1920×1080; the same share
+of the screen on others, and on a screen taller than wide, where the plot stands across the top and the
+controls under it, no smaller than on the page there); no text of the plot may run into another or out of the
+plot, and no control may be cut (on a screen taller than wide, the first slider is on the screen and the rest
+may scroll); the first slider has a visible focus. A real ArrowRight then moves the figure, drawn
 directly and as Plotly draws it, and a scene button and the URL still work. With the pointer on the plot,
 Plotly's tool buttons cover none of its words and take a click (``test_tool_buttons.py``). Escape leaves: the
 focus goes back to the button, and once the sliders are back where they were the figure is as it was
@@ -27,8 +30,13 @@ pytestmark = pytest.mark.browser
 
 SHOTS = ARTIFACTS / "present"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-#: Text size in the presenter view over the page's, on a screen 1080 px high (in proportion on others).
+#: Text size in the presenter view over the page's, on a screen of 1920×1080 (in proportion on others).
 SCALE_AT_1080 = 2
+SCREEN_AT_1080 = (1920, 1080)
+#: On a phone (two device pixels per px) at a scale of 0.72, the white gaps between a heatmap's cells fall a
+#: device pixel apart in the direct drawing (painted at the screen's resolution) and in Plotly's (an image at
+#: the plot's own px, scaled by the browser): 1.2 % of chapter 2's second plot, where nothing else differs.
+MAX_DIFFERING_PIXELS_ON_A_PHONE = 0.02
 
 #: The smallest rendered font size in px of each kind of text of a figure: Plotly's tick labels and axis
 #: titles (SVG text: its font size times the scale of its coordinates on the screen, CSS transforms included)
@@ -117,15 +125,22 @@ figure => {
   const rect = figure.getBoundingClientRect();
   const plot = figure.querySelector('.rope-viz-plot').getBoundingClientRect();
   const panel = [...figure.children].filter(child => !child.matches('.rope-viz-plot, script, noscript'));
+  const stacked = figure.classList.contains('rope-viz-presenting-stacked');
+  const slider = figure.querySelector('input[type=range]').getBoundingClientRect();
   return {
+    stacked,
+    sliderShown: (slider.top >= plot.bottom - 1 || slider.left >= plot.right - 1) &&
+      slider.bottom <= innerHeight,
     fullscreen: document.fullscreenElement === figure,
     popover: figure.matches(':popover-open'),
     covers: rect.left <= 0 && rect.top <= 0 && rect.right >= innerWidth && rect.bottom >= innerHeight,
     plotInWindow: plot.left >= 0 && plot.top >= 0 && plot.right <= innerWidth + 1 &&
       plot.bottom <= innerHeight + 1,
     cut: figure.scrollHeight > figure.clientHeight + 1 || figure.scrollWidth > figure.clientWidth + 1,
-    overPlot: panel.filter(child => child.getBoundingClientRect().width > 0 &&
-      child.getBoundingClientRect().left < plot.right - 1).map(child => child.className),
+    overPlot: panel.filter(child => {
+      const box = child.getBoundingClientRect();
+      return box.width > 0 && (stacked ? box.top < plot.bottom - 1 : box.left < plot.right - 1);
+    }).map(child => child.className),
     focused: document.activeElement === figure.querySelector('input[type=range]'),
   };
 }
@@ -224,10 +239,10 @@ def _audit(page, figure) -> list[str]:
     )
 
 
-def _step_by_keyboard(page, figure, where: str, page_path: str) -> None:
+def _step_by_keyboard(page, figure, where: str, page_path: str, tolerance: float) -> None:
     """ArrowRight (ArrowLeft at the end) on the focused slider changes the figure, drawn as the same step is
-    drawn on the page (`page_path`: directly, or by Plotly), and directly it looks as Plotly draws it."""
-    plot = figure.locator(".rope-viz-plot")
+    drawn on the page (`page_path`: directly, or by Plotly), and directly it looks as Plotly draws it (but for
+    at most the share `tolerance` of its pixels)."""
     slider = figure.locator("input[type=range]").first
     value, maximum = int(slider.input_value()), int(slider.get_attribute("max"))
     state = figure.get_attribute("data-state")
@@ -241,11 +256,11 @@ def _step_by_keyboard(page, figure, where: str, page_path: str) -> None:
     path = figure.get_attribute("data-path")
     assert path == page_path, f"{where}: the step was drawn {path}, on the page {page_path}"
     page.wait_for_timeout(PAINT_WAIT_MS)
-    drawn = plot.screenshot()
+    drawn = _plot_pixels(page, figure)
     _settle(page, figure)
     page.wait_for_timeout(PAINT_WAIT_MS)
-    share = differing_share(drawn, plot.screenshot())
-    assert share <= MAX_DIFFERING_PIXELS, f"{where}: {share:.2%} of the pixels differ from Plotly's drawing"
+    share = differing_share(drawn, _plot_pixels(page, figure))
+    assert share <= tolerance, f"{where}: {share:.2%} of the pixels differ from Plotly's drawing"
 
 
 def _press_a_scene(page, figure, where: str) -> None:
@@ -272,27 +287,32 @@ def _check_presented(page, figure, where: str, page_fonts: dict, page_path: str,
     coverage = figure.evaluate(COVERAGE)
     assert coverage["fullscreen"] if options["fullscreen"] else coverage["popover"], f"{where}: {coverage}"
     assert coverage["covers"] and coverage["plotInWindow"], f"{where}: the figure does not cover the screen"
-    assert not coverage["cut"], f"{where}: the controls do not fit on the screen"
+    assert coverage["stacked"] == options["stacked"], f"{where}: stacked {coverage['stacked']}"
+    if options["stacked"]:
+        assert coverage["sliderShown"], f"{where}: the first slider is not on the screen under the plot"
+    else:
+        assert not coverage["cut"], f"{where}: the controls do not fit on the screen"
     assert coverage["overPlot"] == [], f"{where}: over the plot: {coverage['overPlot']}"
     assert coverage["focused"], f"{where}: the first slider does not have the focus"
     outline = figure.locator("input[type=range]:focus").evaluate("s => getComputedStyle(s).outlineStyle")
     assert outline != "none", f"{where}: the focused slider shows no outline"
     fonts = figure.evaluate(FONT_SIZES)
-    scale = SCALE_AT_1080 * options["height"] / 1080
     for kind, size in page_fonts.items():
         if size is not None:
-            assert fonts[kind] >= scale * size - 0.01, (
+            assert fonts[kind] >= options["least"][kind] * size - 0.01, (
                 f"{where}: {kind} {fonts[kind]:.1f} px, page {size:.1f}"
             )
     texts = figure.evaluate(
         TEXT_LAYOUT
     )  # asserted at the end: a crowded figure is still checked for the rest
     page.screenshot(path=str(SHOTS / options["shot"]))
-    assert tool_button_problems(page, figure, where) == []
+    assert tool_button_problems(page, figure, where, touch=options["touch"]) == []
+    if options["touch"]:
+        figure.locator("input[type=range]").first.focus()  # the tap on the plot took the focus
     page.mouse.move(page.viewport_size["width"] - 2, page.viewport_size["height"] - 2)
     if options["audit"]:
         assert _audit(page, figure) == [], f"{where}: axe"
-    _step_by_keyboard(page, figure, where, page_path)
+    _step_by_keyboard(page, figure, where, page_path, options["tolerance"])
     _press_a_scene(page, figure, where)
     page.keyboard.press("Escape")
     return texts
@@ -319,6 +339,17 @@ def _present(page, figure, where: str, options: dict) -> None:
     scroll = page.evaluate("() => [scrollX, scrollY]")
     pixels = _plot_pixels(page, figure)
     page_fonts = figure.evaluate(FONT_SIZES)
+    # How much larger than on the page each kind of text must be: on a screen wider than high, the share of
+    # the screen it takes at 1920×1080, twice its own size (a plot scaled to fit a phone's page is measured
+    # at its own size); on one taller than wide, no smaller than on the page there.
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    if options["stacked"]:
+        options["least"] = dict.fromkeys(page_fonts, 1.0)
+    else:
+        share = SCALE_AT_1080 * min(width / SCREEN_AT_1080[0], height / SCREEN_AT_1080[1])
+        fit = float(figure.locator(".rope-viz-plot").get_attribute("data-fit") or 1)
+        plot_text = ("tick labels", "axis titles")
+        options["least"] = {kind: share / (fit if kind in plot_text else 1) for kind in page_fonts}
     leaves = int(figure.get_attribute("data-left") or 0)
 
     button.click()
@@ -342,6 +373,9 @@ def _present(page, figure, where: str, options: dict) -> None:
     assert json.loads(figure.evaluate(SNAPSHOT)) == json.loads(before), (
         f"{where}: the figure is not as it was"
     )
+    # On a phone a scene's caption may take more lines than the room kept for it, and the page keeps what is
+    # on screen in place as it grows or shrinks (scroll anchoring): the plot is compared where it was.
+    page.evaluate("([x, y]) => window.scrollTo(x, y)", scroll)
     share = differing_share(pixels, _plot_pixels(page, figure))
     assert share == 0, f"{where}: {share:.4%} of the plot's pixels changed"
     for kind in ("outside", "overlapping", "clipped"):
@@ -350,7 +384,8 @@ def _present(page, figure, where: str, options: dict) -> None:
 
 def _visit(open_page, relative: str, subtests, *, width: int, height: int, mode: str, **options) -> None:
     """Open a chapter and present its figures (`figures`: which; all by default) one after another."""
-    page, problems, _ = open_page(relative, color_scheme=mode, width=width, height=height)
+    phone = options.get("phone", False)
+    page, problems, _ = open_page(relative, color_scheme=mode, width=width, height=height, phone=phone)
     fullscreen = options.get("fullscreen", True)
     if not fullscreen:
         page.evaluate("() => { delete Element.prototype.requestFullscreen; }")
@@ -367,7 +402,9 @@ def _visit(open_page, relative: str, subtests, *, width: int, height: int, mode:
                 page.locator("figure.rope-viz-demo").nth(index),
                 f"{relative} figure {index} ({width}x{height}, {mode})",
                 {
-                    "height": height,
+                    "stacked": width < height,
+                    "touch": phone,
+                    "tolerance": MAX_DIFFERING_PIXELS_ON_A_PHONE if phone else MAX_DIFFERING_PIXELS,
                     "fullscreen": fullscreen,
                     "audit": options.get("audit_first", False) and index == 0,
                     "shot": f"{name}-{index}-{width}x{height}-{mode}.png",
@@ -391,6 +428,24 @@ def test_presenter_view_in_dark_mode_and_at_1280x720_without_full_screen(built_s
         )
     for relative in chapters[0::3]:
         _visit(open_page, relative, subtests, width=1280, height=720, mode="light", fullscreen=False)
+
+
+#: Screens other than a projector's of 16:9, and the chapters presented on each: a projector of 4:3, a tablet
+#: held upright, and a phone held upright and on its side (chapters 6 and 9 hold the longest controls).
+OTHER_SCREENS = {
+    (1024, 768, False): ("03", "05", "07"),
+    (768, 1024, False): ("04", "10"),
+    (390, 844, True): ("01", "06", "09"),
+    (844, 390, True): ("02", "08"),
+}
+
+
+def test_presenter_view_on_a_4_3_projector_a_tablet_and_a_phone(built_site, open_page, subtests):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    chapters = _chapters(built_site)
+    for (width, height, phone), numbers in OTHER_SCREENS.items():
+        for relative in [page for page in chapters if page.removeprefix("notebooks/")[:2] in numbers]:
+            _visit(open_page, relative, subtests, width=width, height=height, mode="light", phone=phone)
 
 
 def test_one_figure_is_presented_at_a_time_and_print_hides_the_button(open_page):
@@ -417,4 +472,42 @@ def test_one_figure_is_presented_at_a_time_and_print_hides_the_button(open_page)
     page.emulate_media(media="print")
     shown = page.locator(".rope-viz-present").evaluate_all("rows => rows.filter(r => r.offsetParent).length")
     assert shown == 0, "the Present buttons are printed"
+    assert problems == [], problems
+
+
+def test_turning_a_phone_lays_the_presented_figure_out_again(open_page):
+    # Held on its side the plot stands beside the controls; turned upright, above them; turned back, beside
+    # them again, and leaving puts the figure back as it was.
+    page, problems, _ = open_page("notebooks/05_long_range_decay.html", width=844, height=390, phone=True)
+    wait_for_figures(page, settled=True)
+    figure = page.locator("figure.rope-viz-demo").first
+    figure.evaluate("f => f.scrollIntoView({block: 'start'})")
+    button = figure.get_by_role("button", name="Present", exact=True)
+    button.scroll_into_view_if_needed()
+    before = figure.evaluate(SNAPSHOT)
+    button.click()
+    for width, height in ((844, 390), (390, 844), (844, 390)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(
+            "([f, stacked]) => f.dataset.presented === 'true' &&"
+            " f.classList.contains('rope-viz-presenting-stacked') === stacked",
+            arg=[figure.element_handle(), width < height],
+            timeout=10_000,
+        )
+        page.wait_for_timeout(400)  # laid out again once the screen has stopped changing
+        page.wait_for_function("f => f.dataset.presented === 'true'", arg=figure.element_handle())
+        coverage = figure.evaluate(COVERAGE)
+        where = f"turned to {width}x{height}"
+        assert coverage["stacked"] == (width < height), where
+        assert coverage["covers"] and coverage["plotInWindow"], f"{where}: {coverage}"
+        assert coverage["overPlot"] == [], f"{where}: over the plot: {coverage['overPlot']}"
+        plot = figure.locator(".rope-viz-plot").bounding_box()
+        assert plot["width"] >= (width if width < height else 0.55 * width) - 1, f"{where}: {plot}"
+        texts = figure.evaluate(TEXT_LAYOUT)
+        for kind in ("outside", "overlapping", "clipped"):
+            assert texts[kind] == [], f"{where}: texts {kind}: {texts[kind][:4]}"
+    page.keyboard.press("Escape")
+    page.wait_for_function("f => Number(f.dataset.left || 0) > 0", arg=figure.element_handle())
+    page.wait_for_timeout(PAINT_WAIT_MS)
+    assert json.loads(figure.evaluate(SNAPSHOT)) == json.loads(before), "the figure is not as it was"
     assert problems == [], problems

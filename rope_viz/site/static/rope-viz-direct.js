@@ -1077,9 +1077,15 @@
       return resize(elements, count);
     }
 
+    /* The range Plotly drew an axis with: the state's own, but for an axis held to another's scale, which
+       Plotly may have widened (fitHeld). */
     function rangeOf(name) {
       var path = name + ".range";
-      var range = path in shownLayout ? shownLayout[path] : plot._fullLayout[name].range;
+      var full = plot._fullLayout;
+      var held = full[name].constrain !== "domain" && (full[name].scaleanchor || Object.keys(full).some(function (key) {
+        return /^[xy]axis\d*$/.test(key) && full[key].scaleanchor === full[name]._id;
+      }));
+      var range = path in shownLayout && !held ? shownLayout[path] : full[name].range;
       return [Number(range[0]), Number(range[1])];
     }
 
@@ -1425,6 +1431,21 @@
           rangeChanged[name] = !same(ranges[name], shownRanges[name]);
         }
       });
+      /* A new range of an axis held to another's scale is widened, or widens the other's, as Plotly does. */
+      var held = {};
+      Object.keys(plot._fullLayout).forEach(function (name) {
+        if (/^[xy]axis\d*$/.test(name)) { held[name] = heldAxis(plot._fullLayout[name]); }
+      });
+      var widened = fitHeld(ranges, held);
+      Object.keys(widened).forEach(function (name) {
+        var pair = [name, held[name].scaleanchor || ""].concat(Object.keys(held).filter(function (other) {
+          return held[other].scaleanchor === name;
+        }));
+        if (!pair.some(function (axis) { return rangeChanged[axis]; })) { return; }
+        ranges[name] = widened[name];
+        rangeChanged[name] = !same(ranges[name], shownRanges[name]);
+        if (rangeChanged[name]) { axes[name] = true; }
+      });
       (plot._fullLayout.shapes || []).forEach(function (spec, index) {
         if (rangeChanged[axisName(spec.xref || "")] || rangeChanged[axisName(spec.yref || "")]) { shapes[index] = true; }
       });
@@ -1597,11 +1618,44 @@
     return { apply: apply, drawn: drawn };
   }
 
+  /* Ranges for the axes held to another's scale that show the whole of the given ranges (`held`, by axis
+     name) in the axes' lengths in px, widening one axis of each pair around its middle: what Plotly does to
+     such axes when it draws (constrain "range", its default), and keeps in the layout. An axis that Plotly
+     constrains by shrinking its domain instead (constrain "domain") keeps its range. `axes`: per axis name
+     the name of the axis it is held to (scaleanchor), the scale ratio, its length in px and its constrain,
+     as `placement` gives them. Pairs only: an axis held to an axis that is itself held is left to Plotly. */
+  function fitHeld(held, axes) {
+    var ranges = {};
+    function around(range, span) {
+      var middle = (range[0] + range[1]) / 2;
+      var half = span / 2 * (range[1] < range[0] ? -1 : 1);
+      return [middle - half, middle + half];
+    }
+    Object.keys(axes).forEach(function (name) {
+      var other = axes[name].scaleanchor;
+      if (!other || !held[name] || !held[other] || !axes[other] || axes[other].scaleanchor) { return; }
+      if (axes[name].constrain === "domain" || axes[other].constrain === "domain") { return; }
+      /* px per unit of `other`; a unit of `name` spans `ratio` times as many px. */
+      var ratio = axes[name].scaleratio || 1;
+      var scale = Math.min(axes[other].length / Math.abs(held[other][1] - held[other][0]),
+        axes[name].length / (ratio * Math.abs(held[name][1] - held[name][0])));
+      ranges[other] = around(held[other], axes[other].length / scale);
+      ranges[name] = around(held[name], axes[name].length / (ratio * scale));
+    });
+    return ranges;
+  }
+
   /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
      lay the figure out at another height: the figure's size and its plot area's height; per axis its domain,
      the axis it overlays, the name of the axis it is held to (scaleanchor "x" gives "xaxis") and at what
      scale ratio, and its length in px; per legend its y; the paper y of annotations and shapes; each colour
      bar's y and length. */
+  /* What fitHeld needs of an axis of Plotly's full layout. */
+  function heldAxis(item) {
+    return { scaleanchor: item.scaleanchor ? axisName(item.scaleanchor) : undefined, scaleratio: item.scaleratio,
+      length: item._length, constrain: item.constrain };
+  }
+
   function placement(plot) {
     var full = plot._fullLayout;
     var size = full._size;
@@ -1610,9 +1664,9 @@
     Object.keys(full).forEach(function (key) {
       var item = full[key];
       if (/^[xy]axis\d*$/.test(key)) {
-        facts.axes[key] = { domain: item.domain, overlaying: item.overlaying,
-          scaleanchor: item.scaleanchor ? axisName(item.scaleanchor) : undefined, scaleratio: item.scaleratio,
-          length: item._length };
+        facts.axes[key] = heldAxis(item);
+        facts.axes[key].domain = item.domain;
+        facts.axes[key].overlaying = item.overlaying;
         facts.geometry.push(item._offset, item._length);
       } else if (/^legend\d*$/.test(key) && item && full.showlegend) {
         facts.legends[key] = { y: item.y, yref: item.yref };
@@ -1638,7 +1692,7 @@
     placement: placement,
     /* Pure helpers, unit-tested on their own (tests/js/). */
     parseColor: parseColor, colorScale: colorScale, contrast: contrast, cssColor: cssColor, extent: extent,
-    axisPixel: axisPixel, dataToPixel: dataToPixel, segments: segments, pathOf: pathOf, edges: edges,
+    fitHeld: fitHeld, axisPixel: axisPixel, dataToPixel: dataToPixel, segments: segments, pathOf: pathOf, edges: edges,
     translation: translation, labelShape: labelShape, colorbarKeepsLayout: colorbarKeepsLayout
   };
 })();

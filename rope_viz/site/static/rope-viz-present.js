@@ -1,7 +1,11 @@
 /* rope-viz: the presenter view. Every figure gets a "Present" button that shows the figure and its controls
  * full screen for a projector: the plot on the left at the screen's height, the sliders, scenes and readout
  * on the right. On a screen 1080 px high everything is twice its size on the page, and it takes the same share
- * of the screen's height on any other screen (a projector shows 720 or 1080 px on the same wall).
+ * of the screen's height on any other screen (a projector shows 720 or 1080 px on the same wall); a screen
+ * narrower than 16:9 (4:3) gets the layout of a 16:9 screen as wide, so that every plot keeps the width in its
+ * own px that it is laid out at, and checked at, on a screen of 1920 × 1080.
+ * On a screen taller than wide (a phone or a tablet held upright) the plot stands across the top instead,
+ * and the rest comes under it.
  *
  * Nothing is drawn in a new way: Plotly lays the plot out at the screen's size divided by that scale, which
  * keeps the proportions of the page's layout (but for a figure of two stacked panels, which stand side by
@@ -20,6 +24,16 @@
   /* The plot's share of the screen's width, the first at which the controls fit in the rest of it. With the
      first the plot is laid out as wide as on the page (662 px), on a screen of 16:9. */
   var PLOT_SHARES = [0.69, 0.64, 0.6];
+  /* The widest screen for its height, 16:9, at the scale of 1080 px high. */
+  var WIDTH_AT_1080 = 1920;
+  /* The narrowest plot, in its own px, that a screen taller than wide lays out: the page lays the figures
+     out no narrower (NARROWEST_PLOT in rope-viz-figures.js), and the words of the widest need it. */
+  var MIN_PLOT_WIDTH = 640;
+  /* On a screen taller than wide, the plot's share of the screen's height: the first at which the controls
+     fit under it, or else the first (the rest scrolls). It is never taller than on the page, nor shorter than
+     SHORTEST_PLOT unless the page's is: the height at which every figure is laid out on a screen of 1080 px. */
+  var STACKED_PLOT_SHARES = [0.6, 0.5];
+  var SHORTEST_PLOT = 540;
   /* The narrowest column, in the plot's own px, that a panel of a figure of two stacked panels gets when they
      are put side by side: its tick labels, axis title and a title of a few words. */
   var MIN_COLUMN_WIDTH = 250;
@@ -27,14 +41,37 @@
   var current = null;
 
   /* The scale and the plot's size, laid out and on screen, for a screen `width` by `height` px of which the
-     plot has the `share`. */
-  function presenterSize(width, height, share) {
-    var scale = SCALE_AT_1080 * height / 1080;
+     plot has the `share`; with `byWidth`, a screen narrower than 16:9 is scaled as one of 16:9 as wide.
+     `zoom`: the controls' scale. */
+  function presenterSize(width, height, share, byWidth) {
+    var scale = SCALE_AT_1080 * (byWidth ? Math.min(height / 1080, width / WIDTH_AT_1080) : height / 1080);
     return {
       scale: scale,
+      zoom: scale,
       width: Math.floor(width * share / scale),
       height: Math.floor(height / scale),
-      screenWidth: Math.floor(width * share)
+      screenWidth: Math.floor(width * share),
+      screenHeight: height
+    };
+  }
+
+  /* The same for a screen taller than wide, the plot across its width over the `share` of its height, no
+     taller than on the page (`pageHeight`, in its own px) and no shorter than SHORTEST_PLOT. The plot's text
+     is scaled as on a screen as high in the other view, but the plot laid out at least MIN_PLOT_WIDTH wide
+     (on a phone: smaller than on a desktop's page, as the page's own plot there); the controls are never
+     smaller than on the page. A plot shorter than on the page puts two stacked panels side by side. */
+  function stackedSize(width, height, pageHeight, share) {
+    var scale = Math.min(SCALE_AT_1080 * height / 1080, width / MIN_PLOT_WIDTH);
+    var plotHeight = Math.floor(Math.min(pageHeight, Math.max(SHORTEST_PLOT, height * share / scale)));
+    return {
+      sideBySide: plotHeight < pageHeight,
+      scale: scale,
+      zoom: Math.max(1, scale),
+      width: Math.floor(width / scale),
+      height: plotHeight,
+      screenWidth: width,
+      screenHeight: Math.ceil(plotHeight * scale),
+      stacked: true
     };
   }
 
@@ -71,38 +108,12 @@
     };
   }
 
-  /* Ranges for the axes held to another's scale that show the whole of the figure's own ranges (`held`, by
-     axis name) in the axes' lengths in px, widening one axis of each pair: what Plotly does when it first
-     draws such a plot. Plotly keeps a range it widened in the layout, and on a plot of another shape it may
-     narrow the other axis instead, cutting off what the figure holds (the presenter's plot is not shaped as
-     the page's). `axes`: per axis name the name of the axis it is held to (scaleanchor), the scale ratio and
-     its length, as RopeVizDirect.placement gives them. Pairs only: an axis held to an axis that is itself
-     held is left to Plotly. */
-  function fitHeld(held, axes) {
-    var ranges = {};
-    function around(range, span) {
-      var middle = (range[0] + range[1]) / 2;
-      var half = span / 2 * (range[1] < range[0] ? -1 : 1);
-      return [middle - half, middle + half];
-    }
-    Object.keys(axes).forEach(function (name) {
-      var other = axes[name].scaleanchor;
-      if (!other || !held[name] || !held[other] || !axes[other] || axes[other].scaleanchor) { return; }
-      /* px per unit of `other`; a unit of `name` spans `ratio` times as many px. */
-      var ratio = axes[name].scaleratio || 1;
-      var scale = Math.min(axes[other].length / Math.abs(held[other][1] - held[other][0]),
-        axes[name].length / (ratio * Math.abs(held[name][1] - held[name][0])));
-      ranges[other] = around(held[other], axes[other].length / scale);
-      ranges[name] = around(held[name], axes[name].length / (ratio * scale));
-    });
-    return ranges;
-  }
-
   /* Plotly.relayout arguments that make the axes of `plot` held to another's scale show the figure's own
      ranges whole at the plot's present shape (`fit`, from fitHeld), and those that put back the ranges they
      have now (`undo`). */
   function heldRanges(plot) {
-    var ranges = fitHeld(JSON.parse(plot.dataset.ownRanges || "{}"), window.RopeVizDirect.placement(plot).axes);
+    var direct = window.RopeVizDirect;
+    var ranges = direct.fitHeld(JSON.parse(plot.dataset.ownRanges || "{}"), direct.placement(plot).axes);
     var fit = {};
     var undo = {};
     Object.keys(ranges).forEach(function (name) {
@@ -241,7 +252,7 @@
      promise that settles once the plot is laid out. */
   function layOutAt(plot, size) {
     var undo = { layout: {}, data: {}, traces: [] };
-    var wide = sideBySide(plot, size.width);
+    var wide = size.sideBySide === false ? null : sideBySide(plot, size.width);
     var ownLayoutSize = ownSize(plot);
     /* The panels go side by side at the plot's present size (held, so that Plotly draws it there until its
        margins settle, whatever size its box has by now). */
@@ -266,18 +277,28 @@
     return { own: ownLayoutSize, undo: undo, done: done };
   }
 
-  /* Lay the plot out for the screen the figure now covers. */
+  /* Lay the plot out for the screen the figure now covers: the largest plot at which the controls fit. */
   function layOut(presented) {
     var root = presented.root, plot = presented.plot;
+    var width = root.clientWidth, height = root.clientHeight;
+    var stacked = width < height;
     var size = null;
-    PLOT_SHARES.some(function (share) {
-      size = presenterSize(root.clientWidth, root.clientHeight, share);
+    presented.screen = [width, height];
+    root.classList.toggle("rope-viz-presenting-stacked", stacked);
+    function apply(next) {
+      size = next;
       root.style.setProperty("--rope-viz-scale", String(size.scale));
+      root.style.setProperty("--rope-viz-zoom", String(size.zoom));
       root.style.setProperty("--rope-viz-plot-width", size.screenWidth + "px");
+      root.style.setProperty("--rope-viz-plot-height", size.screenHeight + "px");
       plot.style.width = size.width + "px";
       plot.style.height = size.height + "px";
       return root.scrollHeight <= root.clientHeight;
+    }
+    var sizes = (stacked ? STACKED_PLOT_SHARES : PLOT_SHARES).map(function (share) {
+      return stacked ? stackedSize(width, height, presented.pageHeight, share) : presenterSize(width, height, share, true);
     });
+    if (!sizes.some(apply) && stacked) { apply(sizes[0]); }
     plot.dataset.scale = String(size.scale);
     var laid = layOutAt(plot, size);
     presented.undo = laid.undo;
@@ -295,7 +316,8 @@
     var presented = current = {
       root: root, button: button, plot: plot, fallback: false,
       styles: [root.getAttribute("style"), plot.getAttribute("style")], size: ownSize(plot), undo: null,
-      scroll: [window.scrollX, window.scrollY]
+      scroll: [window.scrollX, window.scrollY], pageHeight: window.RopeVizDirect.placement(plot).height,
+      screen: null
     };
     button.textContent = "Leave full screen";
     root.classList.add("rope-viz-presenting");
@@ -332,7 +354,7 @@
         left.root.hidePopover();
         left.root.removeAttribute("popover");
       }
-      left.root.classList.remove("rope-viz-presenting");
+      left.root.classList.remove("rope-viz-presenting", "rope-viz-presenting-stacked");
       [left.root, left.plot].forEach(function (element, k) {
         if (left.styles[k] === null) { element.removeAttribute("style"); } else { element.setAttribute("style", left.styles[k]); }
       });
@@ -362,6 +384,30 @@
     if (current && current.fullscreen && document.fullscreenElement !== current.root) { leave(); }
   });
 
+  /* A screen that changes its size (a phone or tablet turned, a window resized without full screen) gets the
+     figure laid out again, from the page's layout, once it has stopped changing. */
+  var resizing = null;
+  function screenChanged(presented) {
+    return presented.screen[0] !== presented.root.clientWidth || presented.screen[1] !== presented.root.clientHeight;
+  }
+  function layOutAgain() {
+    var presented = current;
+    if (!presented || presented.root.dataset.presented !== "true" || !screenChanged(presented)) { return; }
+    delete presented.root.dataset.presented;
+    relayOut(presented.plot, presented.size, presented.undo).then(function () {
+      return current === presented ? layOut(presented) : null;
+    }).then(function () {
+      if (current !== presented) { return; }
+      presented.root.dataset.presented = "true";
+      /* The screen changed again meanwhile (a turn is reported in several steps). */
+      if (screenChanged(presented)) { layOutAgain(); }
+    });
+  }
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(layOutAgain, 200);
+  });
+
   function addButton(root) {
     if (root.querySelector(".rope-viz-present")) { return; }
     var row = document.createElement("p");
@@ -379,7 +425,9 @@
 
   if (figures && figures.extend && Plotly) { figures.extend(addButton); }
   /* Pure helpers, unit-tested on their own (tests/js/). */
-  window.RopeVizPresent = { presenterSize: presenterSize, paperMap: paperMap, fitHeld: fitHeld };
+  window.RopeVizPresent = {
+    presenterSize: presenterSize, stackedSize: stackedSize, paperMap: paperMap
+  };
   /* For the lecture deck, which lays its slides' plots out as this view does. */
   window.RopeVizPresent.layOutAt = layOutAt;
   window.RopeVizPresent.heldRanges = heldRanges;
