@@ -35,7 +35,7 @@ test("presenterSize by width lays a 4:3 screen out as a 16:9 screen as wide", ()
 
 test("stackedSize puts the plot across a screen taller than wide, no taller than on the page", () => {
   // A phone held upright: 390 px across, the plot laid out 640 px wide and scaled down to the width.
-  const phone = present.stackedSize(390, 844, 600, 0.6);
+  const phone = present.stackedSize(390, 844, 600, 0.6, 640);
   close(phone.scale, 390 / 640);
   assert.equal(phone.width, 640);
   assert.equal(phone.height, 600); // the page's height: 0.6 of the screen would be taller
@@ -45,17 +45,17 @@ test("stackedSize puts the plot across a screen taller than wide, no taller than
   assert.equal(phone.sideBySide, false); // laid out as on the page
   // A tablet: the plot's text larger than the page's; half the screen's height would be shorter than the
   // 540 px of a screen 1080 px high, so it is laid out that high, its two stacked panels side by side.
-  const tablet = present.stackedSize(768, 1024, 700, 0.5);
+  const tablet = present.stackedSize(768, 1024, 700, 0.5, 640);
   close(tablet.scale, 768 / 640);
   assert.equal(tablet.zoom, tablet.scale);
   assert.ok((1024 * 0.5) / tablet.scale < 540);
   assert.equal(tablet.height, 540);
   assert.equal(tablet.sideBySide, true);
   // A plot shorter than that on the page keeps the page's height.
-  assert.equal(present.stackedSize(768, 1024, 420, 0.5).height, 420);
-  assert.equal(present.stackedSize(768, 1024, 420, 0.5).sideBySide, false);
+  assert.equal(present.stackedSize(768, 1024, 420, 0.5, 640).height, 420);
+  assert.equal(present.stackedSize(768, 1024, 420, 0.5, 640).sideBySide, false);
   // A tall narrow window on a large screen: scaled as the other view would be on a screen as high, at most.
-  const tall = present.stackedSize(1000, 1100, 640, 0.6);
+  const tall = present.stackedSize(1000, 1100, 640, 0.6, 640);
   close(tall.scale, Math.min((2 * 1100) / 1080, 1000 / 640));
 });
 

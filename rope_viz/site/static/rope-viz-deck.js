@@ -108,10 +108,6 @@
        the column's size over the scale, and scaled by a CSS transform (which Plotly's hover follows). Per
        plot: the size it is laid out at, and what puts its own layout back. */
     var fitted = new WeakMap();
-    /* The narrowest plot, in its own px, that a slide lays out: a chapter's figures are laid out about
-       660 px wide on the page, and the widest of them (six heatmaps with a number in every cell) need this
-       much for their words. */
-    var MIN_PLOT_WIDTH = 640;
     /* The presenter view's script runs after this one and the figures' (all deferred, which run before
        DOMContentLoaded), and a figure may be drawn before it runs. */
     var scriptsRun = new Promise(function (resolve) {
@@ -132,10 +128,12 @@
       var column = slide.querySelector(".rope-viz-slide-plot-area").getBoundingClientRect();
       var bottom = Math.min(column.bottom, slide.getBoundingClientRect().bottom - slide.clientHeight / 100);
       /* The presenter view's scale, but the plot no shorter than that view lays it out (540 px, a layout
-         every figure is checked to fit) and no narrower than MIN_PLOT_WIDTH: on a screen 1080 px high the
+         every figure is checked to fit) and no narrower than the page lays a plot out (the figures'
+         narrowestPlot: the widest, six heatmaps with a number in every cell, need it): on a screen 1080 px high the
          plot's text is 1.7 times the page's; on one of 4:3, where the column is narrower, less. */
       var view = present.presenterSize(window.innerWidth, window.innerHeight, 1);
-      var scale = Math.min(view.scale, (bottom - column.top) / view.height, column.width / MIN_PLOT_WIDTH);
+      var scale = Math.min(view.scale, (bottom - column.top) / view.height,
+        column.width / window.RopeVizFigures.narrowestPlot);
       var size = { width: Math.floor(column.width / scale), height: Math.floor((bottom - column.top) / scale) };
       plot.style.setProperty("--rope-viz-deck-scale", String(scale));
       plot.dataset.scale = String(scale);

@@ -1077,15 +1077,28 @@
       return resize(elements, count);
     }
 
+    /* The plot's axes as fitHeld reads them, by name. */
+    function heldAxes() {
+      var held = {};
+      Object.keys(plot._fullLayout).forEach(function (name) {
+        if (/^[xy]axis\d*$/.test(name)) { held[name] = heldAxis(plot._fullLayout[name]); }
+      });
+      return held;
+    }
+    /* The axes that axis `name` is held to the scale of, or that are held to its scale. */
+    function partners(held, name) {
+      return Object.keys(held).filter(function (other) {
+        return other === held[name].scaleanchor || held[other].scaleanchor === name;
+      });
+    }
+
     /* The range Plotly drew an axis with: the state's own, but for an axis held to another's scale, which
        Plotly may have widened (fitHeld). */
     function rangeOf(name) {
       var path = name + ".range";
-      var full = plot._fullLayout;
-      var held = full[name].constrain !== "domain" && (full[name].scaleanchor || Object.keys(full).some(function (key) {
-        return /^[xy]axis\d*$/.test(key) && full[key].scaleanchor === full[name]._id;
-      }));
-      var range = path in shownLayout && !held ? shownLayout[path] : full[name].range;
+      var held = heldAxes();
+      var widened = held[name].constrain !== "domain" && partners(held, name).length > 0;
+      var range = path in shownLayout && !widened ? shownLayout[path] : plot._fullLayout[name].range;
       return [Number(range[0]), Number(range[1])];
     }
 
@@ -1432,16 +1445,10 @@
         }
       });
       /* A new range of an axis held to another's scale is widened, or widens the other's, as Plotly does. */
-      var held = {};
-      Object.keys(plot._fullLayout).forEach(function (name) {
-        if (/^[xy]axis\d*$/.test(name)) { held[name] = heldAxis(plot._fullLayout[name]); }
-      });
+      var held = heldAxes();
       var widened = fitHeld(ranges, held);
       Object.keys(widened).forEach(function (name) {
-        var pair = [name, held[name].scaleanchor || ""].concat(Object.keys(held).filter(function (other) {
-          return held[other].scaleanchor === name;
-        }));
-        if (!pair.some(function (axis) { return rangeChanged[axis]; })) { return; }
+        if (![name].concat(partners(held, name)).some(function (axis) { return rangeChanged[axis]; })) { return; }
         ranges[name] = widened[name];
         rangeChanged[name] = !same(ranges[name], shownRanges[name]);
         if (rangeChanged[name]) { axes[name] = true; }
@@ -1645,17 +1652,17 @@
     return ranges;
   }
 
-  /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
-     lay the figure out at another height: the figure's size and its plot area's height; per axis its domain,
-     the axis it overlays, the name of the axis it is held to (scaleanchor "x" gives "xaxis") and at what
-     scale ratio, and its length in px; per legend its y; the paper y of annotations and shapes; each colour
-     bar's y and length. */
   /* What fitHeld needs of an axis of Plotly's full layout. */
   function heldAxis(item) {
     return { scaleanchor: item.scaleanchor ? axisName(item.scaleanchor) : undefined, scaleratio: item.scaleratio,
       length: item._length, constrain: item.constrain };
   }
 
+  /* Where Plotly placed a figure's parts vertically, as the presenter view (rope-viz-present.js) needs them to
+     lay the figure out at another height: the figure's size and its plot area's height; per axis its domain,
+     the axis it overlays, the name of the axis it is held to (scaleanchor "x" gives "xaxis") and at what
+     scale ratio, and its length in px; per legend its y; the paper y of annotations and shapes; each colour
+     bar's y and length. */
   function placement(plot) {
     var full = plot._fullLayout;
     var size = full._size;

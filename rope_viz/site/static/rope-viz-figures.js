@@ -795,6 +795,8 @@
     /* Free a plot this copy drew (its listeners and Plotly's state), once the figure has left the page. */
     purge: function (plot) { drawnPlots.delete(plot); Plotly.purge(plot); },
     isDark: isDark,
+    /* The narrowest width a plot is laid out at, which the presenter view and the deck keep too. */
+    narrowestPlot: NARROWEST_PLOT,
     /* Call `extend(root)` for every figure drawn, those already on the page included. */
     extend: function (extend) {
       extensions.push(extend);

@@ -26,14 +26,11 @@
   var PLOT_SHARES = [0.69, 0.64, 0.6];
   /* The widest screen for its height, 16:9, at the scale of 1080 px high. */
   var WIDTH_AT_1080 = 1920;
-  /* The narrowest plot, in its own px, that a screen taller than wide lays out: the page lays the figures
-     out no narrower (NARROWEST_PLOT in rope-viz-figures.js), and the words of the widest need it. */
-  var MIN_PLOT_WIDTH = 640;
   /* On a screen taller than wide, the plot's share of the screen's height: the first at which the controls
      fit under it, or else the first (the rest scrolls). It is never taller than on the page, nor shorter than
      SHORTEST_PLOT unless the page's is: the height at which every figure is laid out on a screen of 1080 px. */
   var STACKED_PLOT_SHARES = [0.6, 0.5];
-  var SHORTEST_PLOT = 540;
+  var SHORTEST_PLOT = 1080 / SCALE_AT_1080;
   /* The narrowest column, in the plot's own px, that a panel of a figure of two stacked panels gets when they
      are put side by side: its tick labels, axis title and a title of a few words. */
   var MIN_COLUMN_WIDTH = 250;
@@ -57,11 +54,12 @@
 
   /* The same for a screen taller than wide, the plot across its width over the `share` of its height, no
      taller than on the page (`pageHeight`, in its own px) and no shorter than SHORTEST_PLOT. The plot's text
-     is scaled as on a screen as high in the other view, but the plot laid out at least MIN_PLOT_WIDTH wide
-     (on a phone: smaller than on a desktop's page, as the page's own plot there); the controls are never
-     smaller than on the page. A plot shorter than on the page puts two stacked panels side by side. */
-  function stackedSize(width, height, pageHeight, share) {
-    var scale = Math.min(SCALE_AT_1080 * height / 1080, width / MIN_PLOT_WIDTH);
+     is scaled as on a screen as high in the other view, but the plot laid out at least `minWidth` wide (the
+     page's narrowest; on a phone the plot is then smaller than on a desktop's page, as the page's own plot
+     there); the controls are never smaller than on the page. A plot shorter than on the page puts two stacked
+     panels side by side. */
+  function stackedSize(width, height, pageHeight, share, minWidth) {
+    var scale = Math.min(SCALE_AT_1080 * height / 1080, width / minWidth);
     var plotHeight = Math.floor(Math.min(pageHeight, Math.max(SHORTEST_PLOT, height * share / scale)));
     return {
       sideBySide: plotHeight < pageHeight,
@@ -296,7 +294,8 @@
       return root.scrollHeight <= root.clientHeight;
     }
     var sizes = (stacked ? STACKED_PLOT_SHARES : PLOT_SHARES).map(function (share) {
-      return stacked ? stackedSize(width, height, presented.pageHeight, share) : presenterSize(width, height, share, true);
+      return stacked ? stackedSize(width, height, presented.pageHeight, share, figures.narrowestPlot) :
+        presenterSize(width, height, share, true);
     });
     if (!sizes.some(apply) && stacked) { apply(sizes[0]); }
     plot.dataset.scale = String(size.scale);
