@@ -5,8 +5,9 @@ A patch in row ``r`` and column ``c`` turns pair ``i`` of its query or key by
     phi_i(r, c) = r * omega_i^row + c * omega_i^col
 
 (Heo et al. 2024, "Rotary Position Embedding for Vision Transformer", arXiv:2403.13298, RoPE-Axial and
-RoPE-Mixed). *RoPE-Axial* gives the first ``d/4`` pairs to the rows and the last ``d/4`` to the columns, each
-half with the 1-D frequencies of a ``d/2``-wide vector:
+RoPE-Mixed). *RoPE-Axial* gives half the pairs to the rows and half to the columns, each half with the 1-D
+frequencies of a ``d/2``-wide vector; here, in the order of Qwen2-VL's vision encoder (below), the first
+``d/4`` pairs follow the rows and the last ``d/4`` the columns:
 
     omega^row = (w_0, ..., w_{d/4-1}, 0, ..., 0),   omega^col = (0, ..., 0, w_0, ..., w_{d/4-1}),
     w_j = base ** (-4 j / d).
@@ -22,7 +23,8 @@ The row half comes first here, as in Qwen2-VL's vision encoder (transformers 5.2
 ``Qwen2VLVisionRotaryEmbedding.recomposition_frequencies`` concatenates the height angles and then the width
 angles, base ``rope_theta = 10000``, ``rotate_half``). Heo et al.'s code (``compute_axial_cis`` in
 github.com/naver-ai/rope-vit) puts the column (x) half first, pairs coordinates as complex numbers and uses
-base 100; swapping the halves of the pairs of ``q`` and ``k`` maps one onto the other.
+base 100 (and base 10 for the speeds its RoPE-Mixed starts from, ``init_random_2d_freqs``); swapping the
+halves of the pairs of ``q`` and ``k`` maps one order onto the other.
 """
 
 from __future__ import annotations
@@ -80,9 +82,10 @@ def axial_frequencies(dim: int, base: float = 10000.0) -> tuple[np.ndarray, np.n
     """Row and column frequency of every pair under RoPE-Axial: ``(omega^row, omega^col)``.
 
     Implements ``omega^row_i = w_i`` and ``omega^col_i = 0`` for ``i < d/4``, ``omega^row_i = 0`` and
-    ``omega^col_i = w_{i - d/4}`` after, with ``w`` from :func:`axial_inv_freq` (Heo et al. 2024,
-    arXiv:2403.13298, RoPE-Axial; the row half first, as in transformers 5.23's
-    ``Qwen2VLVisionRotaryEmbedding``).
+    ``omega^col_i = w_{i - d/4}`` after, with ``w`` from :func:`axial_inv_freq` (RoPE-Axial, Heo et al.
+    2024, arXiv:2403.13298). The row half comes first as in transformers 5.23's
+    ``Qwen2VLVisionRotaryEmbedding``; Heo et al.'s code puts the column half first. The order of the pairs
+    does not change a score, which sums over all of them.
 
     Parameters
     ----------

@@ -147,9 +147,12 @@ class Image:
 class Video:
     """A video of ``frames`` temporal grids of ``rows x cols`` tokens each.
 
-    ``seconds_per_grid`` is the time one temporal grid spans (transformers' ``second_per_grid_ts``); it only
-    matters with ``tokens_per_second`` (Qwen2.5-VL's absolute time). Qwen3-VL gives every frame its own
-    segment, separated by timestamp text: write those frames as ``Video(1, rows, cols)`` between ``Text``.
+    ``frames`` counts the model's frames, transformers' ``video_grid_thw[0]``: each is a temporal patch of
+    ``temporal_patch_size`` frames of the clip, 2 in the Qwen-VL video processors (``grid_t = num_frames //
+    temporal_patch_size``). ``seconds_per_grid`` is the time one temporal grid spans (transformers'
+    ``second_per_grid_ts``); it only matters with ``tokens_per_second`` (Qwen2.5-VL's absolute time).
+    Qwen3-VL gives every temporal grid its own segment, with its timestamp as text before it: write those
+    grids as ``Video(1, rows, cols)`` between ``Text``.
     """
 
     frames: int
@@ -211,7 +214,10 @@ def position_ids(
         transformers 4.x (``st_idx = llm_pos_ids_list[-1].max() + 1``). ``"spatial"``: ``s + max(rows,
         cols)``, ignoring the temporal ids, as transformers 5.23's ``get_rope_index`` does; when a video's
         temporal ids pass its spatial ones, the text after it then reuses ids the video already took. The
-        two agree for text and images.
+        two agree for text and images, and after a video exactly when its last temporal offset
+        ``floor((frames - 1) delta)`` is below ``max(rows, cols)``: with ``delta = 1``, when it has no more
+        frames than its larger side; with a step ``delta > 1`` (Qwen2.5-VL's absolute time), they part
+        after fewer frames.
 
     Returns
     -------

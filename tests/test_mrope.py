@@ -189,6 +189,40 @@ def test_the_papers_resume_rule_differs_only_after_videos_that_outrun_their_grid
     assert hf[:, first].min() <= hf[:, :first].max()  # transformers 5.23 reuses one
 
 
+@PROPERTY
+@given(
+    st.integers(1, 8),
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.sampled_from([None, 1.0, 2.0, 3.0]),
+    st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0]),
+)
+def test_the_two_resume_rules_agree_after_a_video_only_while_its_time_stays_within_its_grid(
+    frames, rows, cols, tokens_per_second, seconds
+):
+    segments = [Text(2), Video(frames, rows, cols, seconds_per_grid=seconds), Text(1)]
+    paper = mrope.position_ids(segments, tokens_per_second=tokens_per_second, resume="maximum")[0, -1]
+    hf = mrope.position_ids(segments, tokens_per_second=tokens_per_second, resume="spatial")[0, -1]
+    # the last frame's time offset, counted by hand: (F - 1) steps of one id (Qwen2-VL) or of
+    # tokens_per_second * seconds (Qwen2.5-VL, a float32 product as in transformers)
+    step = 1.0 if tokens_per_second is None else float(np.float32(seconds) * np.float32(tokens_per_second))
+    last_offset = math.floor(float(np.float32(frames - 1) * np.float32(step)))
+    assert hf == 2 + max(rows, cols)
+    assert paper == 2 + max(last_offset, max(rows, cols) - 1) + 1
+    assert (paper == hf) == (last_offset < max(rows, cols))
+    if tokens_per_second is None:
+        assert (paper == hf) == (frames <= max(rows, cols))  # "no more frames than its larger side"
+
+
+def test_absolute_time_parts_the_rules_where_the_frame_index_does_not():
+    # Qwen2.5-VL: 2 time ids per second; two one-second frames of 2 x 2 already outrun the grid
+    segments = [Text(2), Video(2, 2, 2, seconds_per_grid=1.0), Text(1)]
+    assert mrope.position_ids(segments, resume="maximum")[0, -1] == 4
+    assert mrope.position_ids(segments, resume="spatial")[0, -1] == 4
+    assert mrope.position_ids(segments, tokens_per_second=2, resume="maximum")[0, -1] == 5
+    assert mrope.position_ids(segments, tokens_per_second=2, resume="spatial")[0, -1] == 4
+
+
 def test_float32_time_step_as_transformers():
     # 15 * (2 * 2.1) is 63, but 62.99999 as a float32 product: grid 15 lands at 62, as in transformers 5.23
     ids = mrope.position_ids([Video(16, 1, 1, seconds_per_grid=2.1)], tokens_per_second=2)

@@ -15,8 +15,18 @@ from hypothesis import strategies as st
 
 import rope_viz as rv
 from rope_viz import axial, mrope
-from rope_viz.demos.vision_pair_axes import PAIRS, PairAxes, axis_runs, describe_pairs, tokens
+from rope_viz.demos.vision_pair_axes import (
+    BASE_LABELS,
+    BASES,
+    PAIRS,
+    PairAxes,
+    axis_runs,
+    base_text,
+    describe_pairs,
+    tokens,
+)
 from rope_viz.demos.vision_patch_scores import (
+    CELLS,
     GRID,
     NEIGHBOUR,
     QUERY_STEPS,
@@ -29,11 +39,20 @@ from rope_viz.demos.vision_position_ids import (
     TEXT_TOKENS,
     VIDEO_GRID,
     MixedSequenceIds,
+    id_list,
     mixed_sequence,
     segment_label,
     segment_spans,
+    shared_ids,
 )
-from rope_viz.demos.vision_style import IMAGE_PIXELS, IMAGE_TOKENS, PATCH_PIXELS, SPATIAL_MERGE
+from rope_viz.demos.vision_style import (
+    IMAGE_PIXELS,
+    IMAGE_TOKENS,
+    LANGUAGE_HEAD_DIM,
+    PATCH_PIXELS,
+    SPATIAL_MERGE,
+    VISION_HEAD_DIM,
+)
 from rope_viz.mrope import Image, Text, Video
 from tests.conftest import PROPERTY
 
@@ -175,6 +194,30 @@ def test_patch_map_view_plots_the_map_and_its_slices():
     assert demo.view(scheme=3, row=15, col=15).traces[2] == {"x": [None], "y": [None]}  # neighbour outside
 
 
+def test_the_patch_map_says_what_a_cell_is_under_each_scheme():
+    # the 2-D RoPE schemes score the vision encoder's patches (d = 80), M-RoPE the language model's tokens,
+    # each 2 x 2 patches merged (d = 128): "one row down" is not the same step in the image
+    query = (4, 6)
+    library = [
+        axial.expected_axial_patch_self_scores(GRID, query, 80, base=1e4),
+        axial.expected_axial_patch_self_scores(
+            GRID, query, 80, frequencies=mixed_frequencies(80, 1e4, math.pi / 4)
+        ),
+        mrope.expected_mrope_patch_self_scores(GRID, query, (16, 24, 24), base=1e6),
+        mrope.expected_mrope_patch_self_scores(GRID, query, (24, 20, 20), interleaved=True, base=5e6),
+    ]
+    demo = PatchScoreMap()
+    for scheme, (dim, word) in enumerate([(80, "patch"), (80, "patch"), (128, "token"), (128, "token")]):
+        readout = demo.view(scheme=scheme, row=query[0], col=query[1]).readout
+        assert f"; a cell is {CELLS[scheme]}." in readout
+        assert CELLS[scheme].startswith(f"one {word} of the ") and CELLS[scheme].endswith(f"d = {dim}")
+        # the head size the readout names is the one the map is divided by
+        np.testing.assert_allclose(scheme_scores(scheme, GRID, query) * dim, library[scheme], atol=1e-9)
+    assert (VISION_HEAD_DIM, LANGUAGE_HEAD_DIM) == (80, 128)
+    assert f"({PATCH_PIXELS} pixels a side" in CELLS[0]
+    assert f"({SPATIAL_MERGE} × {SPATIAL_MERGE} patches merged)" in CELLS[2]
+
+
 # --- which pairs each axis gets -----------------------------------------------------------------------------
 
 
@@ -203,6 +246,27 @@ def test_describe_pairs_small_cases(indices, text):
 
 def test_tokens_formats_lengths():
     assert [tokens(value) for value in (2 * math.pi, 198.7, 35_333.4)] == ["6.28", "199", "35,333"]
+
+
+@pytest.mark.parametrize(
+    ("base", "text"), [(10.0, "10¹"), (1e4, "10⁴"), (1e6, "10⁶"), (5e6, "5·10⁶"), (9e12, "9·10¹²")]
+)
+def test_base_text_writes_a_power_of_ten(base, text):
+    assert base_text(base) == text
+    mantissa, _, power = text.rpartition("10")
+    digits = power.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789"))
+    assert float(mantissa.rstrip("·") or 1) * 10 ** int(digits) == base
+
+
+@pytest.mark.parametrize("base", [2.5e6, 1.0, 5.0, 0.1, -100.0, float("inf"), float("nan")])
+def test_base_text_refuses_other_numbers(base):
+    with pytest.raises(ValueError, match="base"):
+        base_text(base)
+
+
+def test_the_base_slider_labels_are_its_values():
+    assert [label.split()[0] for label in BASE_LABELS] == [base_text(base) for base in BASES]
+    assert [base_text(base) for base in BASES] == ["10⁴", "10⁶", "5·10⁶"]
 
 
 def test_pair_axes_view_draws_each_axis_at_its_wavelengths():
@@ -277,6 +341,46 @@ def test_position_ids_view_plots_the_library_ids_and_says_where_text_resumes(row
     resumed = int(re.search(r"the text after it starts at (\d+) \(", view.readout).group(1))
     assert resumed == (paper if resume == 0 else code) == ids[0, -TEXT_TOKENS[2]]
     assert ("both rules" in view.readout) == (paper == code) == (frames <= max(VIDEO_GRID))
+    # the ids used twice under transformers' rule, counted on their own: the final text takes the ids
+    # code, code + 1, ... (one per token) and the video holds the time ids video_start ... video_start +
+    # frames - 1 (its spatial ids stop below code); the shared ones are where the two runs overlap
+    final = range(code, code + TEXT_TOKENS[2])
+    video_times = range(video_start, video_start + frames)
+    overlap = [value for value in final if value in video_times]
+    if resume == 1 and overlap:
+        low, high = max(code, video_start), min(code + TEXT_TOKENS[2] - 1, video_start + frames - 1)
+        assert overlap == list(range(low, high + 1))
+        held = f"ids {low}–{high} are" if high > low else f"id {low} is"
+        assert f"so {held} held by both the video and the final text)." in view.readout
+    else:
+        assert "held by both" not in view.readout
+    assert "t =" not in view.readout and f"at time id {first}:" in view.readout
     shapes = [(view.layout[f"shapes[{k}].x0"], view.layout[f"shapes[{k}].x1"]) for k in range(5)]
     spans = segment_spans(mixed_sequence(rows, cols, frames))
     assert shapes == [(start - 0.5, stop - 0.5) for _, start, stop in spans]
+
+
+def test_the_final_text_shares_only_the_ids_of_the_videos_frames_it_reaches():
+    segments = mixed_sequence(3, 4, 6)
+    spans = segment_spans(segments)
+    code = mrope.position_ids(segments, resume="spatial")
+    paper = mrope.position_ids(segments, resume="maximum")
+    # the video starts at 3 + max(3, 4) + 2 = 9 and its time ids run to 14; transformers 5.23 starts the two
+    # final tokens at 9 + 2 = 11, so they sit on 11 and 12, not on 11 to 14
+    assert code[0, spans[3][1]] == 9 and code[0, spans[3][2] - 1] == 14
+    assert shared_ids(code, spans).tolist() == [11, 12] == code[0, -2:].tolist()
+    assert shared_ids(paper, spans).size == 0
+    readout = MixedSequenceIds().view(rows=3, cols=4, frames=6, resume=1).readout
+    assert "so ids 11–12 are held by both" in readout and "11–14" not in readout
+    # three frames: the video's last time id is the final text's first, one id shared
+    assert "so id 11 is held by both" in MixedSequenceIds().view(rows=3, cols=4, frames=3, resume=1).readout
+
+
+def test_id_list_names_one_id_a_run_or_a_list():
+    assert [id_list(values) for values in ([], [7], [7, 8], [7, 8, 9], [7, 9])] == [
+        "no ids",
+        "id 7",
+        "ids 7–8",
+        "ids 7–9",
+        "ids 7, 9",
+    ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.demos.base import Control, Demo, Scene, View
+from rope_viz.demos.base import Control, Demo, Scene, View, superscript
 from rope_viz.demos.extension_style import pair_range, reference_line
 from rope_viz.demos.vision_style import (
     AXIS_COLORS,
@@ -31,7 +31,35 @@ from rope_viz.frequencies import inv_freq
 from rope_viz.mrope import pair_axes
 
 BASES = (10_000.0, QWEN25_VL_BASE, QWEN3_VL_BASE)
-BASE_LABELS = ("10⁴ (RoFormer)", "10⁶ (Qwen2.5-VL)", "5·10⁶ (Qwen3-VL)")
+
+
+def base_text(base: float) -> str:
+    """Write a base of the form ``a * 10**k`` (``a`` a whole number below 10) as ``"10⁶"`` or ``"5·10⁶"``.
+
+    Raises ValueError for any other number. The figure's slider labels and the chapter's prose both use it,
+    so the two cannot drift apart.
+
+    Examples
+    --------
+    >>> base_text(10_000.0), base_text(1e6), base_text(5e6)
+    ('10⁴', '10⁶', '5·10⁶')
+
+    """
+    message = f"base must be a whole number 1 to 9 times a power of ten >= 10, got {base!r}"
+    if not (np.isfinite(base) and base >= 10):
+        raise ValueError(message)
+    exponent = int(np.floor(np.log10(base)))
+    mantissa = base / 10.0**exponent
+    if round(mantissa) != mantissa or not 1 <= mantissa < 10:
+        raise ValueError(message)
+    power = "10" + superscript(exponent)
+    return power if mantissa == 1 else f"{int(mantissa)}·{power}"
+
+
+BASE_LABELS = tuple(
+    f"{base_text(base)} ({model})"
+    for base, model in zip(BASES, ("RoFormer", "Qwen2.5-VL", "Qwen3-VL"), strict=True)
+)
 PAIRS = LANGUAGE_HEAD_DIM // 2
 #: The wavelength axis, log10 of tokens: from pair 0 (2 pi) to the slowest pair at the largest base.
 WAVELENGTH_RANGE = [0.5, 7.7]
@@ -123,13 +151,13 @@ class PairAxes(Demo):
             "interleaved",
             "Interleaved, every axis gets fast pairs: Qwen3-VL's fastest width pair turns several times "
             "across the image.",
-            {"layout": 1, "base": 5000000.0},
+            {"layout": 1, "base": QWEN3_VL_BASE},
         ),
         Scene(
             "a smaller base",
-            "A base of 10⁴ speeds every pair up, but the chunks still leave the width only the slowest "
-            "pairs.",
-            {"base": 10000.0},
+            f"A base of {base_text(BASES[0])} speeds every pair up, but the chunks still leave the width "
+            "only the slowest pairs.",
+            {"base": BASES[0]},
         ),
     )
 

@@ -1,6 +1,6 @@
 """One image patch against all the others: the expected score map of 2-D RoPE and of M-RoPE.
 
-A query patch at row ``r``, column ``c`` of a 16 x 16 grid, and a key at every patch. The map is the expected
+A query cell at row ``r``, column ``c`` of a 16 x 16 grid, and a key at every cell. The map is the expected
 score of a random vector with itself, ``E[score] = 2 sum_i cos(phi_i(r, c) - phi_i(r', c'))`` for
 ``q ~ N(0, I_d)``, divided by its value ``d`` at the query itself: the part of the score that position alone
 sets, whatever the content (:func:`rope_viz.axial.expected_axial_patch_self_scores`,
@@ -8,14 +8,18 @@ sets, whatever the content (:func:`rope_viz.axial.expected_axial_patch_self_scor
 
 * 2-D axial RoPE as in Qwen2-VL's vision encoder (``d = 80``, base 10,000): half the pairs turn with the
   row, half with the column (Heo et al. 2024, arXiv:2403.13298, RoPE-Axial);
-* RoPE-Mixed with every direction turned by 45 degrees (:func:`mixed_frequencies`): the same speeds, along
-  the diagonals (RoPE-Mixed learns these directions; its code starts from a random angle per head);
+* RoPE-Mixed with every direction turned by 45 degrees (:func:`mixed_frequencies`): the same speeds and base,
+  along the diagonals (RoPE-Mixed learns these directions; Heo et al.'s code starts them at a random angle
+  per head, at base 10);
 * M-RoPE of Qwen2.5-VL's language model (chunks ``(16, 24, 24)``, ``d = 128``, base 10⁶) and of Qwen3-VL's
   (interleaved ``(24, 20, 20)``, base 5 10⁶): within one image the time pairs do not turn.
 
-The lower panel draws the map along the query's row and along its column against the offset of the key,
-over the curve of every offset: the points always lie on the same curve, wherever the query sits, because the
-score depends on the 2-D offset alone.
+A cell of the grid is not the same thing under the two kinds of scheme (:data:`CELLS`): under the two 2-D
+RoPE schemes it is one patch of the vision encoder (14 pixels a side in Qwen2-VL and Qwen2.5-VL), under the
+two M-RoPE schemes one token of the language model, 2 x 2 patches merged into one. The lower panel draws the
+map along the query's row and along its column against the offset of the key, over the curve of every offset
+(a thick solid one for the column offset, a thin dotted one for the row offset): the points always lie on
+the same curves, wherever the query sits, because the score depends on the 2-D offset alone.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ from rope_viz.demos.vision_style import (
     AXIS_COLORS,
     FONT_SIZE,
     LANGUAGE_HEAD_DIM,
+    PATCH_PIXELS,
     QWEN3_VL_BASE,
     QWEN25_VL_BASE,
+    SPATIAL_MERGE,
     VISION_BASE,
     VISION_HEAD_DIM,
     panel_title,
@@ -48,6 +54,12 @@ SCHEMES = (
     "M-RoPE, interleaved (Qwen3-VL)",
 )
 SCHEME_LABELS = ("2-D axial (ViT)", "RoPE-Mixed 45°", "M-RoPE chunks", "M-RoPE interleaved")
+_PATCH = f"one patch of the vision encoder ({PATCH_PIXELS} pixels a side in Qwen2-VL), d = {VISION_HEAD_DIM}"
+_MERGED = f"{SPATIAL_MERGE} × {SPATIAL_MERGE} patches merged"
+_TOKEN = f"one token of the language model ({_MERGED}), d = {LANGUAGE_HEAD_DIM}"
+#: What one cell of the grid is under each scheme: the 2-D RoPE schemes act on the vision encoder's patches,
+#: M-RoPE on the language model's tokens, each ``SPATIAL_MERGE`` x ``SPATIAL_MERGE`` patches merged into one.
+CELLS = (_PATCH, _PATCH, _TOKEN, _TOKEN)
 MIXED_ANGLE = np.pi / 4
 #: The colour range and the lower panel's range of E[score] / d, the same for every scheme.
 SCORE_RANGE = (0.5, 1.0)
@@ -76,10 +88,12 @@ def mixed_frequencies(dim: int, base: float = 10_000.0, angle: float = 0.0) -> t
         omega^col_j = w_j cos(angle),          omega^row_j = w_j sin(angle),
         omega^col_{j + d/4} = -w_j sin(angle),  omega^row_{j + d/4} = w_j cos(angle).
 
-    This is how Heo et al. 2024 (arXiv:2403.13298) start RoPE-Mixed (``init_random_2d_freqs`` in
-    github.com/naver-ai/rope-vit, with a random angle per head; training then learns all the frequencies).
-    At ``angle = 0`` the first half turns with the columns and the second with the rows: RoPE-Axial with its
-    halves in Heo et al.'s order, the reverse of :func:`rope_viz.axial.axial_frequencies`.
+    This is the form in which Heo et al. 2024 (arXiv:2403.13298) start RoPE-Mixed (``init_random_2d_freqs``
+    in github.com/naver-ai/rope-vit, with a random angle for each head of each layer; training then learns all
+    the frequencies). Their code draws the speeds at base 10 (``rope_theta=10.0`` for RoPE-Mixed, 100 for
+    RoPE-Axial); the figure keeps the base of the axial scheme it is set against, 10,000 for Qwen2-VL's
+    encoder. At ``angle = 0`` the first half turns with the columns and the second with the rows: RoPE-Axial
+    with its halves in Heo et al.'s order, the reverse of :func:`rope_viz.axial.axial_frequencies`.
 
     Parameters
     ----------
@@ -170,7 +184,11 @@ def offset_profiles(scheme: int, reach: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class PatchScoreMap(Demo):
-    """The expected score of one query patch against every key patch of a 16 x 16 grid, four schemes."""
+    """The expected score of one query cell against every key cell of a 16 x 16 grid, four schemes.
+
+    A cell is a patch of the vision encoder under the 2-D RoPE schemes and a language-model token under M-RoPE
+    (:data:`CELLS`).
+    """
 
     title = "One patch against every other: the score map moves with the query"
     controls = (
@@ -209,7 +227,7 @@ class PatchScoreMap(Demo):
         ),
         Scene(
             "m-rope chunks",
-            "Under M-RoPE's chunks every patch scores almost as high as the query itself: the height and "
+            "Under M-RoPE's chunks every token scores almost as high as the query itself: the height and "
             "width pairs are too slow.",
             {"scheme": 2},
         ),
@@ -319,7 +337,7 @@ class PatchScoreMap(Demo):
                 "domain": [0.0, 1.0],
                 "anchor": "y2",
                 "range": [-reach - 0.5, reach + 0.5],
-                "title": {"text": "key offset (patches): c′ − c in the query's row, r′ − r in its column"},
+                "title": {"text": "key offset (cells): c′ − c in the query's row, r′ − r in its column"},
                 "zeroline": False,
             },
             "yaxis2": {
@@ -363,7 +381,7 @@ class PatchScoreMap(Demo):
         far = (0 if row >= rows / 2 else rows - 1, 0 if col >= cols / 2 else cols - 1)
         offsets = self.offsets.tolist()
         reach = max(GRID) - 1  # entry reach + k of a profile is offset k
-        parts = [f"{SCHEMES[scheme]}, query at (r, c) = ({row}, {col})"]
+        parts = [f"{SCHEMES[scheme]}, query at (r, c) = ({row}, {col}); a cell is {CELLS[scheme]}"]
         if inside_grid:
             parts.append(
                 f"E[score] / d one row down and one column right: {scores[neighbour]:.5f}, the same at every "

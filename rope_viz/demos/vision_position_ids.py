@@ -1,17 +1,23 @@
 """M-RoPE's position ids of a sequence of text, an image, text, a video and text.
 
-Three panels, one per row of :func:`rope_viz.mrope.position_ids` (time ``t``, height ``h``, width ``w``),
-against the index of the token in the sequence. Text advances the three ids together; an image holds ``t``
-and walks ``h`` over its rows and ``w`` over its columns, row by row; a video adds one to ``t`` per frame
-(Qwen2-VL's frame index; Qwen2.5-VL ties the step to absolute time). The text after an image starts one past
-its largest id. After a video the two rules of :func:`rope_viz.mrope.position_ids` part: the Qwen2-VL
-paper's (one past the largest id so far) and transformers 5.23's (the video's start plus the larger side of
-its grid), which reuses ids once a video has more frames than rows and columns.
+Three panels, one per row of :func:`rope_viz.mrope.position_ids` (the time, height and width ids, the
+glossary's ``m_t``, ``m_h`` and ``m_w``), against the index of the token in the sequence. Text advances the
+three ids together; an image holds its time id and walks the height id over its rows and the width id over
+its columns, row by row; a video adds one to the time id per frame of its grid (Qwen2-VL's frame index;
+Qwen2.5-VL ties the step to absolute time). A frame here is one temporal grid of the model: a temporal patch
+of ``temporal_patch_size`` = 2 frames of the clip in transformers' Qwen-VL video processors
+(:class:`rope_viz.mrope.Video`). The text after an image starts one past its largest id. After a video the
+two rules of :func:`rope_viz.mrope.position_ids` part: the Qwen2-VL paper's (one past the largest id so far)
+and transformers 5.23's (the video's start plus the larger side of its grid), which reuses ids once a video
+has more frames than rows and columns; the readout names the ids that the final text then shares with the
+video (:func:`shared_ids`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.demos.vision_style import AXIS_COLORS, AXIS_NAMES, FONT_SIZE, SEGMENT_FILLS
@@ -22,6 +28,9 @@ TEXT_TOKENS = (3, 2, 2)
 VIDEO_GRID = (2, 2)
 SIDES = (1, 2, 3, 4, 5, 6)
 FRAMES = (3, 4, 5, 6, 7, 8)  # every count here outruns the 2 × 2 grid, so the two resume rules differ
+#: The image the figure starts with (rows, columns) and the frames of its scenes' longer video.
+IMAGE_GRID = (3, 4)
+LONG_VIDEO_FRAMES = 6
 RESUME_RULES = ("maximum", "spatial")
 RESUME_LABELS = ("largest id + 1 (paper)", "start + side (transformers 5.23)")
 #: Paper heights of the three panels (time on top).
@@ -76,14 +85,55 @@ def segment_label(segment: Text | Image | Video) -> str:
     return "text"
 
 
+def shared_ids(ids: np.ndarray, spans: Sequence[tuple[str, int, int]]) -> np.ndarray:
+    """Return the ids that the last segment's tokens hold and the last video's tokens hold too, ascending.
+
+    ``ids`` is the ``(3, seq)`` output of :func:`rope_viz.mrope.position_ids` and ``spans`` the
+    :func:`segment_spans` of the same sequence. Under the paper's rule nothing is shared; under transformers
+    5.23's the text after a video whose time ids outrun its grid takes ids the video already holds.
+
+    Examples
+    --------
+    >>> from rope_viz.mrope import position_ids
+    >>> segments = [Text(1), Video(4, 1, 1), Text(2)]
+    >>> shared_ids(position_ids(segments, resume="spatial"), segment_spans(segments)).tolist()
+    [2, 3]
+    >>> shared_ids(position_ids(segments, resume="maximum"), segment_spans(segments)).tolist()
+    []
+
+    """
+    _, video_start, video_stop = [span for span in spans if span[0] == "video"][-1]
+    _, last_start, last_stop = spans[-1]
+    return np.intersect1d(ids[:, last_start:last_stop], ids[:, video_start:video_stop])
+
+
+def id_list(values: Sequence[int] | np.ndarray) -> str:
+    """``"id 11"``, ``"ids 11–12"`` for a run, ``"ids 3, 5"`` otherwise: ids as the readout names them.
+
+    Examples
+    --------
+    >>> id_list([11]), id_list([11, 12, 13]), id_list([3, 5])
+    ('id 11', 'ids 11–13', 'ids 3, 5')
+
+    """
+    values = [int(value) for value in values]
+    if not values:
+        return "no ids"
+    if len(values) == 1:
+        return f"id {values[0]}"
+    if values == list(range(values[0], values[-1] + 1)):
+        return f"ids {values[0]}–{values[-1]}"
+    return "ids " + ", ".join(str(value) for value in values)
+
+
 class MixedSequenceIds(Demo):
     """The three position ids of every token of text, an image, text, a video and text."""
 
     title = "M-RoPE: the time, height and width ids of text, an image and a video"
     controls = (
-        Control("rows", "image rows", SIDES, 3, 1, 6, unit="tokens", integer=True),
-        Control("cols", "image columns", SIDES, 4, 1, 6, unit="tokens", integer=True),
-        Control("frames", "video frames of 2×2", FRAMES, 4, 3, 8, integer=True),
+        Control("rows", "image rows", SIDES, IMAGE_GRID[0], 1, 6, unit="tokens", integer=True),
+        Control("cols", "image columns", SIDES, IMAGE_GRID[1], 1, 6, unit="tokens", integer=True),
+        Control("frames", f"video frames of {VIDEO_GRID[0]}×{VIDEO_GRID[1]}", FRAMES, 4, 3, 8, integer=True),
         Control(
             "resume",
             "text after the video",
@@ -105,15 +155,15 @@ class MixedSequenceIds(Demo):
         ),
         Scene(
             "a longer video",
-            "With six frames the video's time ids run past its spatial ids, and the paper's rule starts the "
-            "final text after all of them.",
-            {"frames": 6},
+            f"With {LONG_VIDEO_FRAMES} frames the video's time ids run past its spatial ids, and the paper's "
+            "rule starts the final text after all of them.",
+            {"frames": LONG_VIDEO_FRAMES},
         ),
         Scene(
             "transformers' rule",
             "Under transformers 5.23's rule the final text starts at the video's start plus its side, on "
-            "ids the last frames already hold.",
-            {"frames": 6, "resume": 1},
+            "time ids that frames of the video already hold.",
+            {"frames": LONG_VIDEO_FRAMES, "resume": 1},
         ),
     )
 
@@ -224,7 +274,8 @@ class MixedSequenceIds(Demo):
             layout[f"shapes[{k}].x1"] = stop - 0.5
             layout[f"annotations[{3 + k}].x"] = (start + stop - 1) / 2
             layout[f"annotations[{3 + k}].text"] = segment_label(segment)
-        image_end, video_start, video_end = spans[1][2], spans[3][1], spans[3][2]
+        image_start, image_end = spans[1][1], spans[1][2]
+        video_start, video_end = spans[3][1], spans[3][2]
         after_image = int(ids[0, image_end])
         video_first = int(ids[0, video_start])
         largest = int(ids[:, :video_end].max())
@@ -236,12 +287,14 @@ class MixedSequenceIds(Demo):
             other = "transformers 5.23 would start at" if rule == "maximum" else "the paper's rule would give"
             alternative = code if rule == "maximum" else paper
             rules = f"{other} {alternative}"
-            if rule == "spatial":
-                rules += f", so ids {after_video}–{largest} are used twice"
+            shared = shared_ids(ids, spans)
+            if shared.size:
+                held = "is" if shared.size == 1 else "are"
+                rules += f", so {id_list(shared)} {held} held by both the video and the final text"
         readout = (
-            f"Image {rows}×{cols} at t = {int(ids[0, spans[1][1]])}: h and w run over "
-            f"{int(ids[1, spans[1][1]])}–{int(ids[1, image_end - 1])} and "
-            f"{int(ids[2, spans[1][1]])}–{int(ids[2, image_end - 1])}; the text after it starts at "
+            f"Image {rows}×{cols} at time id {int(ids[0, image_start])}: its height ids run over "
+            f"{int(ids[1, image_start])}–{int(ids[1, image_end - 1])} and its width ids over "
+            f"{int(ids[2, image_start])}–{int(ids[2, image_end - 1])}; the text after it starts at "
             f"{after_image}. Video from {video_first}, largest id {largest}; the text after it starts at "
             f"{after_video} ({rules})."
         )

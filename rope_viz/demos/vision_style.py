@@ -13,8 +13,9 @@ from rope_viz.mrope import AXES, QWEN2_VL_SECTION, QWEN3_VL_SECTION
 
 #: Colour of each position axis of :data:`rope_viz.mrope.AXES`: time, height (rows), width (columns).
 AXIS_COLORS = ("#E69F00", "#2F8FD8", "#009E73")
-#: The axes as the figures name them.
-AXIS_NAMES = tuple(f"{axis} ({short})" for axis, short in zip(AXES, ("t", "h", "w"), strict=True))
+#: The axes as the figures name them: by name, not by a bare letter (the glossary keeps ``t`` for a shift and
+#: writes the three ids ``m_t``, ``m_h``, ``m_w``).
+AXIS_NAMES = AXES
 
 #: Head size of the language models of Qwen2.5-VL-7B (3584 / 28) and Qwen3-VL-8B (``head_dim``).
 LANGUAGE_HEAD_DIM = 128
@@ -35,6 +36,14 @@ LAYOUTS = (
 #: and patches per side merged into one language-model token (``spatial_merge_size``).
 PATCH_PIXELS = 14
 SPATIAL_MERGE = 2
+#: Frames of a video clip in one temporal patch, one frame of the model's grid (``temporal_patch_size`` of
+#: transformers' ``Qwen2VLVideoProcessor`` and ``Qwen3VLVideoProcessor``, which set ``grid_t = frames //
+#: temporal_patch_size``, and of Qwen2.5-VL's ``vision_config``; Qwen3-VL's processor writes one timestamp per
+#: temporal patch).
+TEMPORAL_PATCH = 2
+#: ``vision_config.tokens_per_second`` of Qwen2.5-VL's released configs (Qwen2.5-VL-7B-Instruct): time ids per
+#: second of video, which tie the time id to absolute time.
+QWEN25_VL_TOKENS_PER_SECOND = 2
 #: An example image for Qwen2.5-VL: 896 pixels a side is 64 patches, 32 language-model tokens.
 IMAGE_PIXELS = 896
 IMAGE_TOKENS = IMAGE_PIXELS // (PATCH_PIXELS * SPATIAL_MERGE)
@@ -54,8 +63,10 @@ __all__ = [
     "PLAIN",
     "QWEN3_VL_BASE",
     "QWEN25_VL_BASE",
+    "QWEN25_VL_TOKENS_PER_SECOND",
     "SEGMENT_FILLS",
     "SPATIAL_MERGE",
+    "TEMPORAL_PATCH",
     "VISION_BASE",
     "VISION_HEAD_DIM",
     "panel_title",
