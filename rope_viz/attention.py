@@ -11,7 +11,7 @@ adds its position signal at its own place: to ``x`` before the projections, to `
 or to the logits (``B``).
 
 Without any position signal the layer is *permutation-equivariant*: shuffling the tokens shuffles the outputs
-the same way, ``f(P x) = P f(x)``. A causal mask breaks this, because the mask itself depends on order.
+the same way, ``f(Π x) = Π f(x)``. A causal mask breaks this, because the mask itself depends on order.
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def shift_change(
 
 
 def permutation_matrix(perm: Sequence[int]) -> np.ndarray:
-    """Return the matrix ``P`` with ``P @ x == x[perm]``: ``P[a, perm[a]] = 1``, zeros elsewhere.
+    """Return the matrix ``Π`` with ``Π @ x == x[perm]``: ``Π[a, perm[a]] = 1``, zeros elsewhere.
 
     Examples
     --------
@@ -245,7 +245,7 @@ def inverse_permutation(perm: Sequence[int]) -> np.ndarray:
 
 
 def permute_square(matrix: object, perm: Sequence[int]) -> np.ndarray:
-    """Reorder rows and columns together: ``P S P^T``, i.e. ``S[perm][:, perm]``."""
+    """Reorder rows and columns together: ``Π S Π^T``, i.e. ``S[perm][:, perm]``."""
     matrix = np.asarray(matrix)
     perm = _check_permutation(perm)
     if matrix.shape != (perm.size, perm.size):

@@ -297,8 +297,9 @@ def inv_freq_wrong_exponent(dim: int, base: float = 10000.0, mistake: str = "los
     * ``"lost_minus"``: ``theta_i = base ** (+2i/d)``, frequencies that *grow* with ``i`` up to almost
       ``base`` radians per token, far beyond the ``pi`` radians per token above which neighbouring tokens
       alias;
-    * ``"lost_two"``: ``theta_i = base ** (-i/d)``, a schedule that stops halfway, at ``base ** (-1/2)``, so
-      the slowest pair turns about ``sqrt(base)`` times too fast.
+    * ``"lost_two"``: ``theta_i = base ** (-i/d)``, a schedule that stops about halfway, at
+      ``base ** (-(d-2)/(2d))``, close to ``base ** (-1/2)``, so the slowest pair turns about ``sqrt(base)``
+      times too fast.
 
     Parameters
     ----------

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 import rope_viz as rv
-from rope_viz import attention, axial, mrope, permutation, position_schemes, precision
+from rope_viz import attention, axial, broken_rope, mrope, permutation, position_schemes, precision
 from rope_viz.checker import CheckReport
 from rope_viz.extension import angles as extension_angles
 from rope_viz.long_range import local_maxima, score_statistics
@@ -66,7 +66,7 @@ def _choice(
 
 
 def shuffled_tokens() -> Question:
-    """Ask what shuffling does to attention without position: ``Attn(PX) = P Attn(X)``, on the toy head."""
+    """Ask what shuffling does to attention without position: ``Attn(ΠX) = Π Attn(X)``, on the toy head."""
     head = attention.ToyHead(dim=8, seed=0)
     x = head.embed("the dog bit the man".split())
     order = np.array([3, 0, 4, 1, 2])
@@ -86,7 +86,7 @@ def shuffled_tokens() -> Question:
             ("Only the first and the last outputs change.", False),
         ],
         explanation="The logits, the softmax and the weighted sum treat the keys as a set, so shuffling the "
-        "rows of X shuffles the rows of the output the same way: Attn(PX) = P Attn(X). The layer is "
+        "rows of X shuffles the rows of the output the same way: Attn(ΠX) = Π Attn(X). The layer is "
         "permutation-equivariant, not invariant: the rows do move.",
         link=_link(1, "shuffle-the-tokens-and-the-outputs-shuffle-the-same-way", "shuffling the tokens"),
     )
@@ -697,9 +697,9 @@ def raster_order_neighbour() -> Question:
     query = (0, cols - 1)
     keys = {
         (1, 0): "row 1, column 0: the first patch of the next row, at the other edge of the image",
-        (1, cols - 1): "row 1, column 7: the patch right below it",
-        (0, cols - 3): "row 0, column 5: two patches to its left",
-        (rows - 1, cols - 1): "row 7, column 7: the bottom corner of its column",
+        (1, cols - 1): f"row 1, column {cols - 1}: the patch right below it",
+        (0, cols - 3): f"row 0, column {cols - 3}: two patches to its left",
+        (rows - 1, cols - 1): f"row {rows - 1}, column {cols - 1}: the bottom corner of its column",
     }
 
     def raster(patch: tuple[int, int]) -> int:
@@ -712,8 +712,8 @@ def raster_order_neighbour() -> Question:
     best = max(flat, key=flat.__getitem__)
     return _choice(
         f"The patches of an {rows} × {cols} image are numbered row by row, 0 to {rows * cols - 1}, and "
-        f"rotated with 1-D RoPE (d = {dim}, b = 10,000). With the key equal to the query, which key patch "
-        "scores highest in expectation against the query patch in row 0, column 7?",
+        f"rotated with 1-D RoPE (d = {dim}, b = {format_number(base)}). With the key equal to the query, "
+        f"which key patch scores highest in expectation against the query patch in row 0, column {cols - 1}?",
         [(text, best == key) for key, text in keys.items()],
         explanation=f"Row by row, the query is position {raster(query)} and the first patch of row 1 "
         f"position {raster((1, 0))}: one apart, so it scores {format_number(flat[(1, 0)], 3)} of the peak, "
@@ -736,7 +736,8 @@ _ANGLE_SNIPPETS = (
     "θ = 10_000.0 ** (-np.arange(d // 2) / d)\nangle = np.outer(positions, θ)",
     "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions, θ)",
     "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions.astype(np.float16), θ)",
-    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(np.minimum(positions, 1023), θ)",
+    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\n"
+    f"angle = np.outer(np.minimum(positions, {broken_rope.CACHE_LENGTH - 1}), θ)",
 )
 #: The rest of the function: the interleaved pairs ``(2i, 2i + 1)`` as complex numbers, as in Meta's code.
 _ANGLE_CONTEXT = (
@@ -767,9 +768,10 @@ def which_angles_pass_check() -> Question:
         code=True,
         explanation="A loses the factor 2 of the exponent: pair i turns b^(i/d) times too fast, the slowest "
         f"almost √b = 100 times ({found[0]}). B is RoPE: θᵢ = b^(−2i/d) and the positions as given "
-        f"({found[1]}). C holds the positions in float16, exact only up to 2,048 ({found[2]}). D clamps them "
-        f"to a table of 1,024 positions, so that distant tokens share one place ({found[3]}). In brackets: "
-        "what `rv.check` reports.",
+        f"({found[1]}). C holds the positions in float16, exact only up to "
+        f"{format_number(precision.largest_exact_integer('float16'))} ({found[2]}). D clamps them to a table "
+        f"of {format_number(broken_rope.CACHE_LENGTH)} positions, so that distant tokens share one place "
+        f"({found[3]}). In brackets: what `rv.check` reports.",
         link=_link(10, "check-your-implementation", "check your implementation"),
     )
 
@@ -779,6 +781,7 @@ def only_query_permuted() -> Question:
     n_heads, head_dim, d_model = 2, 8, 12
     rng = np.random.default_rng(1)
     w_q, w_k = rng.standard_normal((2, n_heads * head_dim, d_model))  # Meta's layout, interleaved pairs
+    rng.standard_normal(d_model)  # the chapter's single token, drawn before its six: the same layer
     tokens = rng.standard_normal((6, d_model))
     positions = np.array([0, 1, 2, 40, 41, 300])
     w_q_half = permutation.interleaved_to_half_rows(w_q, n_heads)
@@ -1019,14 +1022,14 @@ def static_yarn_short_prompt() -> Question:
     changed = counts["blended"] + counts["interpolated"]
     return NumericQuestion(
         "Llama 2's RoPE (d = 128, b = 10,000, L = 4,096) with static YaRN, s = 4, reads a 100-token "
-        "prompt. How many of its 64 pairs turn at other speeds than in plain RoPE?",
+        f"prompt. How many of its {yarn.inv_freq.size} pairs turn at other speeds than in plain RoPE?",
         changed,
         relative_tolerance=0.0,
         unit="pairs",
         explanation=f"Static YaRN does not look at the length: {counts['blended']} pairs are blended and "
-        f"{counts['interpolated']} slowed by 4, at every length, and the logits are multiplied by "
-        f"{format_number(yarn.attention_factor**2)}. A short prompt no longer meets the model it was trained "
-        "with, which is why static scaling can cost quality on short inputs.",
+        f"{counts['interpolated']} slowed by {format_number(block['factor'])}, at every length, and the "
+        f"logits are multiplied by {format_number(yarn.attention_factor**2)}. A short prompt no longer meets "
+        "the model it was trained with, which is why static scaling can cost quality on short inputs.",
         link=_link(6, "ch06-after", "checking short inputs too"),
     )
 
@@ -1051,16 +1054,17 @@ def longrope_switch_length() -> Question:
 
 def bfloat16_position() -> Question:
     """Ask where position 257 lands in bfloat16 (8 significant bits: whole numbers exact up to ``2^8``)."""
-    held = float(precision.round_to_bfloat16([257.0])[0])
     limit = precision.largest_exact_integer("bfloat16")
+    token = limit + 1
+    held = float(precision.round_to_bfloat16([float(token)])[0])
     return NumericQuestion(
         "Code builds the positions with `torch.arange(seq, dtype=torch.bfloat16)`. Which position does "
-        "token 257 get?",
+        f"token {token} get?",
         held,
         relative_tolerance=0.0,
-        explanation=f"bfloat16 has 8 significant bits, so it holds every whole number only up to "
-        f"{format_number(limit)}; 257 rounds to {format_number(held)}, and from there on neighbouring tokens "
-        "share positions. Positions belong in integers or float32.",
+        explanation=f"bfloat16 has {precision.significant_bits('bfloat16')} significant bits, so it holds "
+        f"every whole number only up to {format_number(limit)}; {token} rounds to {format_number(held)}, and "
+        "from there on neighbouring tokens share positions. Positions belong in integers or float32.",
         link=_link(10, "precision", "precision"),
     )
 
@@ -1069,14 +1073,16 @@ def left_padding_position() -> Question:
     """Ask for the position of the first generated token after left padding: ``cumsum(mask) - 1``."""
     mask = np.array([0, 0, 1, 1, 1, 1])  # two padding tokens, three real ones, the new token
     position = int(np.cumsum(mask)[-1] - 1)
+    counted = ", ".join(str(at) for at in np.flatnonzero(mask)[:-1])  # positions if the padding counted
+    real = ", ".join(str(at) for at in range(position - 1)) + f" and {position - 1}"  # the prompt's tokens
     return NumericQuestion(
         "A three-token prompt is left-padded by two (attention mask 0 0 1 1 1), and positions are "
         "`attention_mask.cumsum(-1) - 1`. What position does the first generated token get?",
         position,
         relative_tolerance=0.0,
-        explanation=f"The real tokens sit at 0, 1 and 2, and the padding is not counted, so the new token is "
-        f"at {position}. Counting the padding instead (2, 3, 4, then 5) changes no RoPE score, as long as "
-        "the cache and the new token are counted the same way.",
+        explanation=f"The real tokens sit at {real}, and the padding is not counted, so the new token is at "
+        f"{position}. Counting the padding instead ({counted}, then {mask.size - 1}) changes no RoPE score, "
+        "as long as the cache and the new token are counted the same way.",
         link=_link(10, "left-padding-and-position-ids", "left padding"),
     )
 

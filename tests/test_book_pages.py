@@ -5,6 +5,9 @@
 * The glossary says what ``factor`` does for every ``rope_type`` that ``rope_viz.scaling`` knows.
 * The "90-second" pitch of the interview page has 220 to 230 words: ninety seconds at about 150 spoken words a
   minute.
+* What the interview page and the glossary state about the code holds for ``rope_viz``: the quarter turn of
+  ``rotate_half``, the lost factor 2, YaRN's two ``mscale`` values, which methods a KV cache trips up,
+  float16's largest number, the two permutations.
 """
 
 from __future__ import annotations
@@ -14,9 +17,12 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from rope_viz.scaling import METHODS, RopeParameters
+import rope_viz as rv
+from rope_viz import mistakes, question_bank
+from rope_viz.scaling import METHODS, RopeParameters, from_config
 from tests.test_reading_in_jupyter import formulas
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,3 +194,161 @@ def test_the_ninety_second_pitch_fits_ninety_seconds():
     text = pitch(INTERVIEW.read_text(encoding="utf-8"))
     low, high = PITCH_WORDS
     assert low <= words(text) <= high, f"the pitch has {words(text)} words, not {low} to {high}"
+
+
+# --- statements of the interview page and the glossary, checked against the code ---------------------------
+
+
+def _card(page: str, question: str) -> str:
+    """The answer of the flashcard whose title starts with ``question``."""
+    cards = re.findall(r"^:::\{dropdown\} ([^\n]+)\n(.*?)^:::$", page, re.MULTILINE | re.DOTALL)
+    (body,) = [body for title, body in cards if title.startswith(question)]
+    return body
+
+
+def _entry(start: str) -> str:
+    """The glossary definition whose term line starts with ``start``."""
+    (text,) = [text for term, text in _glossary_entries().items() if term.startswith(start)]
+    return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_the_rot_of_the_five_lines_is_rotate_half():
+    page = _one_line(INTERVIEW.read_text(encoding="utf-8"))
+    assert r"it maps $(x_i, x_{i+d/2})$ to $(-x_{i+d/2}, x_i)$" in page
+    d, m = 8, 3
+    x = np.random.default_rng(0).standard_normal(d)
+    i = np.arange(d // 2)
+    rot = np.empty(d)
+    rot[i], rot[i + d // 2] = -x[i + d // 2], x[i]  # the page's rot, pair by pair
+    angles = np.tile(m * rv.inv_freq(d), 2)
+    np.testing.assert_allclose(x * np.cos(angles) + rot * np.sin(angles), rv.rotate(x, m, convention="half"))
+
+
+def test_the_lost_factor_two_stops_where_the_interview_page_says():
+    page = _one_line(INTERVIEW.read_text(encoding="utf-8"))
+    assert r"at $b^{-(d-2)/(2d)}$, about $b^{-1/2}$, instead of $b^{-(d-2)/d}$, about $1/b$" in page
+    for d, b in [(4, 100.0), (128, 10_000.0)]:
+        wrong = mistakes.inv_freq_wrong_exponent(d, b, "lost_two")
+        assert np.isclose(wrong[-1], b ** (-(d - 2) / (2 * d)))
+        assert np.isclose(rv.inv_freq(d, b)[-1], b ** (-(d - 2) / d))
+
+
+def test_both_mscales_combine_as_a_ratio_of_temperature_curves():
+    page = _one_line(INTERVIEW.read_text(encoding="utf-8"))
+    ratio = r"\mathtt{get\_mscale}(s, \mathtt{mscale}) / \mathtt{get\_mscale}(s, \mathtt{mscale\_all\_dim})$"
+    assert f"$a = {ratio}" in page
+    assert r"$\mathtt{get\_mscale}(s, \mu) = 0.1\,\mu\ln s + 1$" in page
+    assert "whose ratio then replaces it" not in page
+    s, mscale, mscale_all_dim = 40.0, 1.0, 0.707
+    block = {"rope_type": "yarn", "factor": s, "original_max_position_embeddings": 4096}
+    config = {"head_dim": 64, "rope_theta": 10_000.0, "max_position_embeddings": 163_840}
+    block |= {"mscale": mscale, "mscale_all_dim": mscale_all_dim}
+    scaling = from_config({**config, "rope_scaling": block})
+    curve = rv.scaling.yarn_get_mscale
+    assert np.isclose(scaling.attention_factor, curve(s, mscale) / curve(s, mscale_all_dim))
+    assert not np.isclose(scaling.attention_factor, mscale / mscale_all_dim)
+
+
+def test_the_kv_cache_card_names_every_method_whose_frequencies_change_mid_sequence():
+    body = _one_line(_card(INTERVIEW.read_text(encoding="utf-8"), "Does RoPE work with a KV cache?"))
+    assert "dynamic NTK" in body and "LongRoPE" in body
+    assert "Dynamic NTK is the exception" not in body
+    config = {"head_dim": 8, "rope_theta": 10_000.0, "max_position_embeddings": 4096}
+    blocks = {
+        "dynamic": {"rope_type": "dynamic", "factor": 2.0},
+        "longrope": {
+            "rope_type": "longrope",
+            "original_max_position_embeddings": 4096,
+            "short_factor": [1.0, 1.0, 1.5, 2.0],
+            "long_factor": [1.0, 2.0, 4.0, 8.0],
+        },
+    }
+    for block in blocks.values():
+        scaled = {**config, "rope_scaling": block}
+        before, after = (from_config(scaled, seq_len=n).inv_freq for n in (4096, 4097))
+        assert not np.allclose(before, after), f"{block['rope_type']} keeps its frequencies past L"
+
+
+def test_the_definition_of_l_names_the_length_dynamic_ntk_reads():
+    page = _one_line(INTERVIEW.read_text(encoding="utf-8"))
+    section = page.split("## Context-extension methods, cold", 1)[1].split("What each method does", 1)[0]
+    assert "except for dynamic NTK, where transformers takes `max_position_embeddings`" in section
+    config = {
+        "head_dim": 8,
+        "rope_theta": 10_000.0,
+        "max_position_embeddings": 4096,
+        "rope_scaling": {"rope_type": "dynamic", "factor": 2.0},
+    }
+    plain = rv.inv_freq(8, 10_000.0)
+    assert np.allclose(from_config(config, seq_len=4096).inv_freq, plain)
+    assert not np.allclose(from_config(config, seq_len=4097).inv_freq, plain)
+
+
+#: Counts as words, for prose that would spell one out.
+NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+).split()
+
+
+def test_the_interview_page_types_no_count_of_its_questions():
+    """No count of questions can be glued onto the page, so it states none (``question_bank.INTERVIEW``)."""
+    section = INTERVIEW.read_text(encoding="utf-8").split("## Check yourself", 1)[1].split("```", 1)[0]
+    prose = re.sub(r"`[^`]*`", "", section).lower()
+    count = len(question_bank.INTERVIEW)
+    assert not re.search(rf"\b{count}\b", prose)
+    if count < len(NUMBER_WORDS):
+        assert not re.search(rf"\b{NUMBER_WORDS[count]}\b", prose)
+
+
+def test_the_glossary_gives_float16s_largest_number_as_the_format_makes_it():
+    text = _one_line(_entry("float16, bfloat16, float32"))
+    (formula,) = re.findall(r"holds no number above \$\(2 - 2\^\{-(\d+)\}\) \\cdot 2\^\{(\d+)\}\$", text)
+    fraction_bits, top_exponent = map(int, formula)
+    assert (2 - 2.0**-fraction_bits) * 2.0**top_exponent == float(np.finfo(np.float16).max)
+    ieee, kalamkar = "[IEEE, 2019]", "[Kalamkar et al., 2019]"
+    sentences = re.split(r"(?<=\.) ", text)
+    for sentence in sentences:
+        assert not (ieee in sentence and "bfloat16" in sentence), f"IEEE 754 cited for bfloat16: {sentence!r}"
+    assert any(kalamkar in sentence and "bfloat16" in sentence for sentence in sentences)
+
+
+def test_the_glossary_puts_a_new_token_after_the_real_tokens_not_the_cache():
+    text = _one_line(_entry("KV cache"))
+    assert "a new token's position is the number of real tokens before it" in text
+    assert "the length of the cache, less any padding" in text
+
+
+def test_the_score_entry_scales_by_the_head_not_the_rotated_part():
+    text = _one_line(_entry(r"$\mathrm{score}(m, n)$"))
+    assert r"usually $1/\sqrt{\text{head\_dim}}$" in text
+    assert r"before the $1/\sqrt d$ scaling" not in text
+
+
+def test_one_permutation_symbol_per_meaning_in_the_glossary():
+    entries = _glossary_entries()
+    tokens = [term for term in entries if term.startswith(r"$\Pi$")]
+    channels = [term for term in entries if term.strip() == "$P$"]
+    assert len(tokens) == len(channels) == 1
+    assert "rows of $X$" in entries[tokens[0]] and "rv.to_half" not in entries[tokens[0]]
+    assert "`rv.to_half`" in entries[channels[0]] and "$X$" not in entries[channels[0]]
+    assert "permutation $P$ of `rv.to_half`" in _one_line(_entry("weight permutation"))
+    # the glossary's P: interleaved to half pairs, with R^half_m = P R_m P^T
+    d, m = 8, 5
+    P = np.eye(d)[rv.to_half(np.arange(d)).astype(int)]
+    R = np.stack([rv.rotate(e, m) for e in np.eye(d)], axis=1)
+    R_half = np.stack([rv.rotate(e, m, convention="half") for e in np.eye(d)], axis=1)
+    np.testing.assert_allclose(R_half, P @ R @ P.T, atol=1e-12)
+
+
+def test_the_glossary_credits_no_order_of_the_axial_halves_to_heo():
+    text = _one_line(_entry("2-D RoPE, RoPE-Axial, RoPE-Mixed"))
+    assert "turns the first half of the pairs with the row" not in text
+    assert "Heo et al.'s code puts the column half first" in text
+    assert "RoPE-Mixed learns a row and a column frequency for every pair" in text
+    interview = _one_line(INTERVIEW.read_text(encoding="utf-8"))
+    assert "RoPE-Mixed learns a row and a column frequency for every pair" in interview
