@@ -42,6 +42,11 @@ _PAGES = {
 }
 
 
+#: Relative tolerance of a numeric answer that a reader may round to three significant figures (1.30 for
+#: 1.2965): the largest rounding error of three figures is 0.5 in the third, 0.5 % at worst.
+_THREE_FIGURES = 0.005
+
+
 def _link(chapter: int, anchor: str, text: str) -> Link:
     return Link(_PAGES[chapter], f"chapter {chapter}, {text}", anchor)
 
@@ -121,14 +126,15 @@ def shift_invariant_schemes() -> Question:
 
 def learned_table_parameters() -> Question:
     """Ask for the trainable numbers of a learned absolute table: ``L d``."""
-    count = position_schemes.LearnedAbsolute().parameter_count(max_positions=512, dim=768, heads=12)
+    positions, dim = 512, 768  # BERT-base
+    count = position_schemes.LearnedAbsolute().parameter_count(max_positions=positions, dim=dim, heads=12)
     return NumericQuestion(
         "How many trainable numbers does a learned absolute position table add to a BERT-base-sized model "
-        "(L = 512 positions, d = 768)?",
+        f"(L = {positions} positions, d = {dim})?",
         count,
         relative_tolerance=0.0,
-        explanation=f"One vector of d numbers per position: 512 · 768 = {format_number(count)}. RoPE, "
-        "ALiBi and the sinusoidal table add none, T5's bias one number per bucket and head.",
+        explanation=f"One vector of d numbers per position: {positions} · {dim} = {format_number(count)}. "
+        "RoPE, ALiBi and the sinusoidal table add none, T5's bias one number per bucket and head.",
         link=_link(1, "what-each-scheme-guarantees-measured", "what each scheme guarantees"),
     )
 
@@ -296,17 +302,19 @@ def which_snippet_rotates() -> Question:
 def shifted_score() -> Question:
     """Ask for the score after both positions move: ``score(m + t, n + t) = score(m, n)``."""
     q, k = np.random.default_rng(4).standard_normal((2, 64))
-    before, after = rv.score(q, k, 10, 4), rv.score(q, k, 1_010, 1_004)
+    m, n, shift = 10, 4, 1_000
+    before, after = rv.score(q, k, m, n), rv.score(q, k, m + shift, n + shift)  # base 10,000 by default
     if not math.isclose(before, after, rel_tol=1e-9, abs_tol=1e-9):
         raise RuntimeError("the score is not shift-invariant")
     return NumericQuestion(
-        f"A RoPE head (d = 64, b = 10,000) scores {format_number(before, 6)} for a query at m = 10 and a key "
-        "at n = 4. What does it score for the same vectors at m = 1,010 and n = 1,004?",
+        f"A RoPE head (d = {q.size}, b = 10,000) scores {format_number(before, 6)} for a query at m = {m} "
+        f"and a key at n = {n}. What does it score for the same vectors at m = {format_number(m + shift)} "
+        f"and n = {format_number(n + shift)}?",
         after,
         relative_tolerance=1e-3,
         absolute_tolerance=1e-3,
-        explanation="The offset is 6 in both cases, and the RoPE score depends on the positions only through "
-        f"m − n: {format_number(after, 6)} again.",
+        explanation=f"The offset is {m - n} in both cases, and the RoPE score depends on the positions only "
+        f"through m − n: {format_number(after, 6)} again.",
         link=_link(4, "the-equation", "the equation"),
     )
 
@@ -369,14 +377,16 @@ def independent_score_spread() -> Question:
 
 def mean_self_score() -> Question:
     """Ask for the mean score of a key equal to its query: ``E[score(r)] = 2 sum_i cos(r theta_i)``."""
-    value = float(rv.expected_self_score([100.0], 64, 10_000.0)[0])
+    dim, distance = 64, 100
+    value = float(rv.expected_self_score([float(distance)], dim, 10_000.0)[0])
     return NumericQuestion(
-        "A key equal to its query (standard normal entries, d = 64, b = 10,000) has a mean score of 64 at "
-        "distance 0. What is its mean score at distance 100?",
+        f"A key equal to its query (standard normal entries, d = {dim}, b = 10,000) has a mean score of "
+        f"{format_number(rv.expected_self_score([0.0], dim, 10_000.0)[0])} at distance 0. What is its mean "
+        f"score at distance {distance}?",
         value,
         relative_tolerance=0.01,
         explanation="E[score(r)] = 2 Σᵢ cos(rθᵢ): every pair adds 2 cos(rθᵢ), and the fast pairs fall out of "
-        f"step with the slow ones. At r = 100 the sum is {format_number(value)}.",
+        f"step with the slow ones. At r = {distance} the sum is {format_number(value)}.",
         link=_link(5, "what-scores-of-random-queries-and-keys-do", "scores of random vectors"),
     )
 
@@ -386,41 +396,48 @@ def mean_self_score() -> Question:
 
 def ntk_base_for_scale_four() -> Question:
     """Ask for the NTK-aware base ``b' = b s^(d/(d-2))`` at ``s = 4``."""
-    base = rv.scaling.ntk_base(10_000.0, 4.0, 128)
+    old_base, scale, dim = 10_000.0, 4.0, 128
+    base = rv.scaling.ntk_base(old_base, scale, dim)
     return NumericQuestion(
-        "What is the NTK-aware base for a scale factor s = 4 at d = 128 and b = 10,000?",
+        f"What is the NTK-aware base for a scale factor s = {scale:g} at d = {dim} and b = "
+        f"{format_number(old_base)}?",
         base,
         relative_tolerance=0.005,
-        explanation=f"b′ = b s^(d/(d−2)) = 10000 · 4^(128/126) ≈ {format_number(base)}: the slowest pair is "
-        "slowed by exactly s, the fastest not at all. Not 4 · 10,000: multiplying the base by s slows the "
-        "slowest pair by less than s.",
+        explanation=f"b′ = b s^(d/(d−2)) = {old_base:.0f} · {scale:g}^({dim}/{dim - 2}) ≈ "
+        f"{format_number(base)}: the slowest pair is slowed by exactly s, the fastest not at all. Not "
+        f"{scale:g} · {format_number(old_base)}: multiplying the base by s slows the slowest pair by less "
+        "than s.",
         link=_link(6, "ch06-ntk", "the NTK-aware base change"),
     )
 
 
 def yarn_logit_factor() -> Question:
     """Ask for YaRN's factor on the logits: ``a^2 = (0.1 ln s + 1)^2`` at ``s = 4``."""
-    factor = rv.scaling.yarn_get_mscale(4.0)
+    scale = 4.0
+    factor = rv.scaling.yarn_get_mscale(scale)
     return NumericQuestion(
-        "YaRN with s = 4: by what factor are the attention logits multiplied?",
+        f"YaRN with s = {scale:g}: by what factor are the attention logits multiplied?",
         factor**2,
-        relative_tolerance=0.002,
-        explanation=f"a = 0.1 ln 4 + 1 = {format_number(factor)} multiplies cos and sin, so the rotated "
-        f"query and the rotated key both carry it and the logits grow by a² = {format_number(factor**2)}.",
+        relative_tolerance=_THREE_FIGURES,
+        explanation=f"a = 0.1 ln {scale:g} + 1 = {format_number(factor)} multiplies cos and sin, so the "
+        "rotated query and the rotated key both carry it and the logits grow by a² = "
+        f"{format_number(factor**2)}.",
         link=_link(6, "ch06-yarn-temperature", "why YaRN sharpens the softmax"),
     )
 
 
 def llama2_first_slow_pair() -> Question:
     """Ask for the first pair that never completes a turn within ``L``: the first ``L theta_i < 2 pi``."""
-    first = extension_angles.first_partial_pair(4096, rv.inv_freq(128, 10_000.0))
-    wavelength = rv.wavelengths(128, 10_000.0)[first]
+    dim, base, length = 128, 10_000.0, 4096
+    first = extension_angles.first_partial_pair(length, rv.inv_freq(dim, base))
+    wavelength = rv.wavelengths(dim, base)[first]
     return NumericQuestion(
-        "Llama 2 (d = 128, b = 10,000, L = 4,096): what is the index of the first pair that never completes "
-        "a turn within the training length?",
+        f"Llama 2 (d = {dim}, b = {format_number(base)}, L = {format_number(length)}): what is the index i, "
+        "counted from 0 (θ₀ = 1), of the first pair that never completes a turn within the training length?",
         first,
         relative_tolerance=0.0,
-        explanation=f"Pair {first} has a wavelength of {format_number(wavelength)} tokens, more than 4,096; "
+        explanation=f"Pair {first} has a wavelength of {format_number(wavelength)} tokens, more than "
+        f"{format_number(length)}; "
         "from it on, positions past L reach angles never seen in training.",
         link=_link(6, "ch06-why-it-breaks", "why positions beyond L break"),
     )
@@ -451,16 +468,18 @@ def llama31_untouched_pairs() -> Question:
 def deepseek_rotary_factor() -> Question:
     """Ask for DeepSeek-V3's factor on cos and sin: ``mscale(s, mscale) / mscale(s, mscale_all_dim)``."""
     deepseek = rv.presets.load("deepseek-v3")
-    curve = rv.scaling.yarn_get_mscale(deepseek.parameters.factor)
+    scale = deepseek.parameters.factor
+    block = rv.presets.get("deepseek-v3").config["rope_scaling"]
+    curve = rv.scaling.yarn_get_mscale(scale)
     factor = deepseek.attention_factor
     return _choice(
-        "DeepSeek-V3's YaRN block has factor 40 and mscale = mscale_all_dim = 1. In transformers, what "
-        "factor multiplies its cos and sin?",
+        f"DeepSeek-V3's YaRN block has factor {scale:g} and mscale = {block['mscale']:g}, mscale_all_dim = "
+        f"{block['mscale_all_dim']:g}. In transformers, what factor multiplies its cos and sin?",
         [
             ("exactly 1", math.isclose(factor, 1.0)),
-            ("0.1 ln 40 + 1", math.isclose(factor, curve)),
-            ("(0.1 ln 40 + 1)²", math.isclose(factor, curve**2)),
-            ("1 / (0.1 ln 40 + 1)", math.isclose(factor, 1.0 / curve)),
+            (f"0.1 ln {scale:g} + 1", math.isclose(factor, curve)),
+            (f"(0.1 ln {scale:g} + 1)²", math.isclose(factor, curve**2)),
+            (f"1 / (0.1 ln {scale:g} + 1)", math.isclose(factor, 1.0 / curve)),
         ],
         explanation="transformers takes the ratio get_mscale(s, mscale) / get_mscale(s, mscale_all_dim), "
         "which is 1 when the two are equal. DeepSeek's attention layer puts the temperature into its softmax "
@@ -472,8 +491,8 @@ def deepseek_rotary_factor() -> Question:
 def longrope_factor_meaning() -> Question:
     """Ask what ``factor`` changes in a LongRoPE block: only the factor ``sqrt(1 + ln s / ln L)``."""
     config = rv.presets.get("phi-3.5-mini-instruct").config
-    built = []
-    for factor in (16.0, 32.0):
+    built, tried = [], (16.0, 32.0)
+    for factor in tried:
         changed = {**config, "rope_scaling": {**config["rope_scaling"], "factor": factor}}
         built.append([rv.scaling.from_config(changed, seq_len=length) for length in (None, 8_192)])
     same_frequencies = all(np.array_equal(a.inv_freq, b.inv_freq) for a, b in zip(*built, strict=True))
@@ -487,8 +506,8 @@ def longrope_factor_meaning() -> Question:
             ("the frequencies of the long list only", not same_frequencies),
         ],
         explanation="Each pair's slow-down comes from the searched lists short_factor and long_factor; "
-        "`factor` only enters the attention factor √(1 + ln s / ln L). Changing it from 16 to 32 leaves "
-        "every frequency of Phi-3.5-mini as it was.",
+        f"`factor` only enters the attention factor √(1 + ln s / ln L). Changing it from {tried[0]:g} to "
+        f"{tried[1]:g} leaves every frequency of Phi-3.5-mini as it was.",
         link=_link(7, "ch07-code-vs-paper", "code versus paper"),
     )
 
@@ -547,7 +566,9 @@ def llama4_nope_layers() -> Question:
 
 def partial_rotary_wavelength_ratio() -> Question:
     """Ask how much slower GPT-NeoX's slowest rotated pair is: ``b^((pd - 2)/(pd)) / b^((pd - 2)/d)``."""
-    dim, fraction, base = 512, 0.25, 1e6
+    gemma4 = next(layer for layer in rv.presets.load_layers("gemma-4-31b") if layer.head_dim == 512)
+    dim, fraction = gemma4.head_dim, gemma4.parameters.partial_rotary_factor
+    base = gemma4.parameters.rope_theta
     neox = rv.scaling.from_config({"head_dim": dim, "partial_rotary_factor": fraction, "rope_theta": base})
     block = {"rope_type": "proportional", "partial_rotary_factor": fraction, "rope_theta": base}
     proportional = rv.scaling.from_config({"head_dim": dim, "rope_parameters": block})
@@ -555,9 +576,9 @@ def partial_rotary_wavelength_ratio() -> Question:
     slow_proportional = float(_finite_wavelengths(proportional).max())
     rotated = neox.rotary_dim
     return NumericQuestion(
-        f"A head of d = {dim} channels, b = 1,000,000 and `partial_rotary_factor` p = {fraction:g} (Gemma "
-        "4's global head), read the GPT-NeoX way and the proportional way: how many times longer is the "
-        "wavelength of the slowest rotated pair in the GPT-NeoX reading?",
+        f"A head of d = {dim} channels, b = {format_number(base)} and `partial_rotary_factor` p = "
+        f"{fraction:g} (Gemma 4's global head), read the GPT-NeoX way and the proportional way: how many "
+        "times longer is the wavelength of the slowest rotated pair in the GPT-NeoX reading?",
         slow_neox / slow_proportional,
         relative_tolerance=0.01,
         explanation=f"GPT-NeoX spreads the whole schedule over the p d = {rotated} rotated channels: "
@@ -1002,14 +1023,15 @@ def dynamic_ntk_cached_keys() -> Question:
 
 def yarn_logits_at_sixteen() -> Question:
     """Ask for YaRN's factor on the logits at ``s = 16``: ``a^2 = (0.1 ln s + 1)^2``, ``a`` on cos and sin."""
-    factor = rv.scaling.yarn_get_mscale(16.0)
+    scale = 16.0
+    factor = rv.scaling.yarn_get_mscale(scale)
     return NumericQuestion(
-        "YaRN stretches a model by s = 16. By what factor does it multiply the attention logits?",
+        f"YaRN stretches a model by s = {scale:g}. By what factor does it multiply the attention logits?",
         factor**2,
-        relative_tolerance=0.002,
-        explanation=f"YaRN's attention factor a = 0.1 ln 16 + 1 = {format_number(factor)} multiplies cos and "
-        f"sin, so the query and the key both carry it: the logits grow by a² = {format_number(factor**2)}. "
-        "Applying a once, to the logits, is a common mistake.",
+        relative_tolerance=_THREE_FIGURES,
+        explanation=f"YaRN's attention factor a = 0.1 ln {scale:g} + 1 = {format_number(factor)} multiplies "
+        "cos and sin, so the query and the key both carry it: the logits grow by a² = "
+        f"{format_number(factor**2)}. Applying a once, to the logits, is a common mistake.",
         link=_link(6, "ch06-yarn-temperature", "why YaRN sharpens the softmax"),
     )
 
@@ -1021,8 +1043,10 @@ def static_yarn_short_prompt() -> Question:
     counts = yarn.pair_counts()
     changed = counts["blended"] + counts["interpolated"]
     return NumericQuestion(
-        "Llama 2's RoPE (d = 128, b = 10,000, L = 4,096) with static YaRN, s = 4, reads a 100-token "
-        f"prompt. How many of its {yarn.inv_freq.size} pairs turn at other speeds than in plain RoPE?",
+        f"Llama 2's RoPE (d = {yarn.dim}, b = {format_number(yarn.parameters.rope_theta)}, L = "
+        f"{format_number(block['original_max_position_embeddings'])}) with static YaRN, s = "
+        f"{format_number(block['factor'])}, reads a 100-token prompt. How many of its {yarn.inv_freq.size} "
+        "pairs turn at other speeds than in plain RoPE?",
         changed,
         relative_tolerance=0.0,
         unit="pairs",

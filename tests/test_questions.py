@@ -553,6 +553,28 @@ def test_numeric_answers_agree_with_the_published_formulas():
         assert math.isclose(question_bank.build(name).answer, value, rel_tol=1e-12), name
 
 
+def test_an_answer_rounded_to_three_figures_is_right_and_a_common_mistake_wrong():
+    """A reader who gives YaRN's factor on the logits to three figures is right; one who gives a itself, or
+    the first-order 1 + 0.2 ln s, is wrong."""
+    for name, scale in (("yarn_logit_factor", 4), ("yarn_logits_at_sixteen", 16)):
+        question = question_bank.build(name)
+        a = 0.1 * math.log(scale) + 1
+        assert question.check(f"{a**2:.3g}") == "correct", name
+        assert question.check(f"{round(a, 2) ** 2:.4f}") == "correct", name  # a rounded first, then squared
+        assert question.check(f"{a:.3f}") == "incorrect", name
+        assert question.check(f"{1 + 0.2 * math.log(scale):.3f}") == "incorrect", name
+
+
+def test_a_question_about_a_pair_index_says_where_the_count_starts():
+    """RoFormer numbers pairs from 1, the course from 0: a prompt that asks for an index says which."""
+    names = {name for chapter in question_bank.CHAPTERS.values() for name in chapter}
+    names |= set(question_bank.INTERVIEW)
+    asking = [name for name in sorted(names) if "index" in question_bank.build(name).prompt]
+    assert "llama2_first_slow_pair" in asking
+    for name in asking:
+        assert "counted from 0" in question_bank.build(name).prompt, name
+
+
 def test_pair_count_answers_follow_the_ramps():
     """Llama 3.1 keeps the pairs with wavelength under L / high_freq_factor; YaRN changes the rest."""
     wavelengths = [2 * math.pi * 500_000 ** (2 * i / 128) for i in range(64)]
