@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rope_viz as rv
-from rope_viz.demos.angle_table import DIM, POSITIONS, AngleTable
+from rope_viz.demos.angle_table import DIM, POSITIONS, RED_COS, AngleTable, table
 from rope_viz.demos.clocks import hand_angles_degrees
 from rope_viz.frequencies import cos_sin_table
 from rope_viz.position_schemes import sinusoidal_embeddings
@@ -88,8 +88,27 @@ def test_the_row_below_is_the_clock_of_that_position(position):
 
 
 def test_the_readout_counts_what_the_columns_show():
-    theta = rv.inv_freq(DIM, 10_000)
     full_turns = int(np.count_nonzero(rv.wavelengths(DIM, 10_000) <= 127))
     readout = AngleTable().view(base=10_000, shown=0, position=6).readout
     assert f"{full_turns} of {DIM // 2} pairs complete a full turn" in readout
-    assert f"{np.count_nonzero(127 * theta < np.pi / 2)} turn less than a quarter" in readout
+    # the columns that stay red, counted from the table itself: the slow columns whose every cos is above
+    # RED_COS (a quarter turn would take cos to 0, the grey middle of the scale, not red)
+    cos = table(10_000, 0)  # (128, d/2)
+    red = cos.min(axis=0) > RED_COS
+    red_columns = int(np.count_nonzero(red))
+    assert red[-red_columns:].all() and not red[: DIM // 2 - red_columns].any()
+    assert red_columns < np.count_nonzero(rv.inv_freq(DIM, 10_000) * 127 < np.pi / 2)
+    assert (
+        f"{red_columns} turn so little that cos stays above {RED_COS:g} in every row: in the cos table they "
+        "are red from top to bottom." in readout
+    )
+
+
+@pytest.mark.parametrize("base", [100, 1_000, 100_000, 1_000_000])
+def test_the_readout_counts_the_red_columns_at_every_base(base):
+    readout = AngleTable().view(base=base, shown=0, position=6).readout
+    red_columns = int(np.count_nonzero(table(base, 0).min(axis=0) > RED_COS))
+    if red_columns == 0:
+        assert "no column of the cos table stays red" in readout
+    else:
+        assert f"{red_columns} turn so little that cos stays above {RED_COS:g}" in readout

@@ -9,7 +9,7 @@ import pytest
 import rope_viz as rv
 from rope_viz import extension
 from rope_viz.demos.extension_arcs import TrainedArcs
-from rope_viz.demos.extension_compare import STYLE, UNIT_PAIRS, MethodComparison
+from rope_viz.demos.extension_compare import LLAMA3_EDGES, STYLE, UNIT_PAIRS, MethodComparison
 from rope_viz.demos.extension_dynamic import DynamicNtk
 from rope_viz.demos.extension_llama3 import Llama3Blend, llama3_curve, llama3_parameters
 from rope_viz.demos.extension_presets import (
@@ -146,6 +146,19 @@ def test_comparison_names_the_yarn_curves_by_their_source():
     assert "reference code" in STYLE["yarn"][0] and "eq. (18)" in STYLE["yarn_paper"][0]
 
 
+def test_comparison_labels_the_llama3_curve_with_the_edges_it_draws():
+    """The legend's "low 1, high 4" are the band edges of the drawn curve, in turns within L."""
+    view = MethodComparison().view(factor=8, length=4096, base=10_000)
+    turns = 4096 * rv.inv_freq(128, 10_000.0) / (2 * np.pi)
+    slowdown = _y(view.traces[list(STYLE).index("llama3")])
+    low, high = LLAMA3_EDGES["low_freq_factor"], LLAMA3_EDGES["high_freq_factor"]
+    np.testing.assert_allclose(slowdown[turns > high], 1.0)
+    np.testing.assert_allclose(slowdown[turns < low], 8.0, rtol=1e-3)
+    between = (turns < high) & (turns > low)
+    assert between.any() and np.all((slowdown[between] > 1.0) & (slowdown[between] < 8.0))
+    assert STYLE["llama3"][0] == f"Llama 3 (low {low:g}, high {high:g})"
+
+
 def test_preset_length_lines_name_coinciding_lengths_once():
     qwen = dict((label, length) for length, label in length_lines(preset_scaling("qwen2.5-7b-instruct-yarn")))
     assert qwen == {"L = max_position_embeddings = 32,768": 32768, "s·L = 131,072": 131072}
@@ -198,3 +211,18 @@ def test_pair_range_text():
     assert pair_range([7]) == "7"
     assert pair_range([]) == "none"
     assert pair_range([1, 3]) == "1, 3"
+
+
+def test_chapter_6_quotes_the_yarn_figures_slowdown_legend_as_drawn():
+    import json
+    import re
+    from pathlib import Path
+
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "06_beyond_training_length.ipynb"
+    lead = "The middle panel below draws both curves"
+    markdown = ["".join(cell["source"]) for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]]
+    text = next(source for source in markdown if lead in source)
+    quoted = re.findall(r'"([^"]+)"', text.split(lead, 1)[1])[:2]
+    data = YarnBands().base_figure()["data"]
+    legend = {trace["name"] for trace in data if trace.get("legend") == "legend2"}
+    assert len(quoted) == 2 and set(quoted) <= legend

@@ -3,11 +3,19 @@ and score statistics that agree with the library functions."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import rope_viz as rv
-from rope_viz.demos.long_range_decay import LONG_RANGE, SHORT_RANGE, DecayBound, ScoreVsDistance
+from rope_viz.demos.long_range_decay import (
+    LONG_RANGE,
+    SHORT_RANGE,
+    DecayBound,
+    ScoreVsDistance,
+    halving_distance,
+)
 
 SETTINGS = [(10_000, 128), (500_000, 64), (100, 256)]
 
@@ -57,3 +65,28 @@ def test_a_larger_base_slows_the_decay_of_the_aligned_mean():
     large = np.array(demo.view(base=500_000, dim=128).traces[3]["y"])
     far = LONG_RANGE > 100
     assert large[far].mean() > small[far].mean()
+
+
+def _first_half(dim: int, base: float) -> int:
+    """The first whole distance where 2 Σ cos(r θᵢ) < d/2, from every whole distance up to 100,000."""
+    mean = rv.expected_self_score(np.arange(100_001), dim, base)
+    return int(np.flatnonzero(mean < dim / 2)[0])
+
+
+@pytest.mark.parametrize(("base", "dim"), [*SETTINGS, (500_000, 128), (1_000_000, 64), (100_000, 256)])
+def test_score_vs_distance_readout_halves_at_the_first_whole_distance(base, dim):
+    # The log grid of the plot steps over narrow dips: at d = 128, base 500,000 it first falls below d/2
+    # at 250, while the mean does at 166 (the table of chapter 5).
+    readout = ScoreVsDistance().view(base=base, dim=dim).readout
+    found = [int(value.replace(",", "")) for value in re.findall(r"r = ([\d,]+) tokens", readout)]
+    expected = [_first_half(dim, base)] + ([] if base == 10_000 else [_first_half(dim, 10_000)])
+    assert found == expected
+    if (base, dim) == (500_000, 128):
+        assert found[0] == 166
+
+
+def test_halving_distance_scans_every_whole_distance_block_by_block():
+    assert (
+        halving_distance(128, 500_000, block=7) == halving_distance(128, 500_000) == _first_half(128, 500_000)
+    )
+    assert halving_distance(128, 500_000, limit=165) is None

@@ -19,6 +19,10 @@ DIM = 64
 POSITIONS = np.arange(128)  # rows of the table: positions 0 .. 127
 SITE_POSITIONS = (0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 48, 64, 80, 96, 112, 127)
 SHOWN = ("cos(m·θᵢ)", "sin(m·θᵢ)")
+#: A column of the cos table reads as red while its value stays above this (0.9 is near the red end of the
+#: colour scale; a quarter turn, cos 0, is already the grey middle). A pair stays above it in every row of the
+#: table when its angle at the last row is below ``arccos(RED_COS)``, about 0.45 rad.
+RED_COS = 0.9
 
 # Blue (-1) - light grey (0) - red (+1): readable on the light and the dark page.
 DIVERGING = [
@@ -171,12 +175,20 @@ class AngleTable(Demo):
         outline_y = [m - 1.5, m - 1.5, m + 1.5, m + 1.5, m - 1.5]
         last = int(POSITIONS[-1])
         turned = np.count_nonzero(last * theta >= 2.0 * np.pi)
-        still = np.count_nonzero(last * theta < np.pi / 2.0)
+        # Below a half turn the angle grows with m and cos falls: the last row holds a column's lowest cos.
+        still = np.count_nonzero(last * theta < np.arccos(RED_COS))
+        if still == 0:
+            stay = f"none keeps cos above {RED_COS:g} in every row: no column of the cos table stays red."
+        else:
+            kept, they = ("1 turns", "it is") if still == 1 else (f"{still} turn", "they are")
+            stay = (
+                f"{kept} so little that cos stays above {RED_COS:g} in every row: in the cos table {they} "
+                "red from top to bottom."
+            )
         readout = (
             f"b = {base:,.0f}, d = {DIM}: row m = {m} is the clock of position {m} read as numbers "
             f"(pair 0 at cos = {cos_row[0]:+.3f}, sin = {sin_row[0]:+.3f}). Within positions 0 to {last}, "
-            f"{turned} of {DIM // 2} pairs complete a full turn and {still} turn less than a quarter "
-            "of a turn: their columns hardly change colour."
+            f"{turned} of {DIM // 2} pairs complete a full turn and {stay}"
         )
         return View(
             traces=[

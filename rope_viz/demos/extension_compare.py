@@ -8,6 +8,8 @@ Llama 3.1's rule; and the score of a fixed query and key against their distance,
 
 from __future__ import annotations
 
+from inspect import signature
+
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, Scene, View
@@ -24,13 +26,25 @@ DISTANCE_POINTS = 220
 #: wiggles average out; the trend set by the slow pairs stays).
 WINDOW = 0.1
 
+#: Llama 3's band edges as :func:`compare_methods` draws them (its defaults, Llama 3.1's values), in turns
+#: within L: a pair that turns more than ``high_freq_factor`` times keeps its frequency, one that turns fewer
+#: than ``low_freq_factor`` times is slowed the full s.
+LLAMA3_EDGES = {
+    name: signature(compare_methods).parameters[name].default
+    for name in ("low_freq_factor", "high_freq_factor")
+}
+
 #: method key -> (label, colour, dash)
 STYLE = {
     "linear": ("PI", PI, "solid"),
     "ntk": ("NTK-aware", NTK, "solid"),
     "yarn": ("YaRN reference code = transformers, vLLM", YARN, "solid"),
     "yarn_paper": ("YaRN paper, eq. (18)", YARN, "dot"),
-    "llama3": ("Llama 3 (low 1, high 4)", LLAMA3, "solid"),
+    "llama3": (
+        f"Llama 3 (low {LLAMA3_EDGES['low_freq_factor']:g}, high {LLAMA3_EDGES['high_freq_factor']:g})",
+        LLAMA3,
+        "solid",
+    ),
 }
 #: The same query and key at every setting: unit vectors in every pair, so each pair contributes cos(r θᵢ′).
 UNIT_PAIRS = np.tile([1.0, 0.0], DIM // 2)

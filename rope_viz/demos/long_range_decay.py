@@ -30,6 +30,8 @@ LIVE_DIMS = tuple(range(16, 257, 16))
 SHORT_RANGE = np.arange(257, dtype=float)  # distances 0 .. 256 (the paper does not state its figure's range)
 #: Log-spaced whole distances from 1 to 100,000 tokens.
 LONG_RANGE = np.unique(np.round(np.logspace(0, 5, 220)))
+#: The farthest whole distance at which the readout looks for the mean of ``k = q`` to halve.
+HALVING_LIMIT = int(LONG_RANGE[-1])
 REFERENCE_BASE = 10_000.0
 
 BOUND_COLOR = "#1f77b4"
@@ -38,6 +40,24 @@ RISE_COLOR = "#ff7f0e"
 ALIGNED_COLOR = "#2ca02c"
 INDEPENDENT_COLOR = "#7f7f7f"
 SAMPLE_COLOR = "#9467bd"
+
+
+def halving_distance(dim: int, base: float, limit: int = HALVING_LIMIT, block: int = 4096) -> int | None:
+    """Return the first whole distance at which the mean score of ``k = q`` is below ``d/2``, or ``None``.
+
+    Evaluates the mean ``2 sum_i cos(r theta_i)`` (:func:`rope_viz.long_range.score_statistics` with
+    correlation 1) at every whole distance ``r = 0 .. limit``, ``block`` distances at a time, and stops at
+    the first block that crosses. The log-spaced grid of the figure would step over the narrow dips that
+    can cross ``d/2`` first: at ``d = 128`` and base 500,000 the first is at ``r = 166``, while the grid
+    first falls below at 250.
+    """
+    for start in range(0, limit + 1, block):
+        r = np.arange(start, min(start + block, limit + 1), dtype=float)
+        mean, _ = score_statistics(r, dim, base, correlation=1.0)
+        below = first_below(r, mean, dim / 2)
+        if below is not None:
+            return int(below)
+    return None
 
 
 def random_query_key(dim: int, seed: int = 2021) -> tuple[np.ndarray, np.ndarray]:
@@ -317,8 +337,9 @@ class ScoreVsDistance(Demo):
         q, _ = random_query_key(dim)
         sample = relative_scores(q, q, r, base=base)
         pairs = np.arange(dim // 2)
-        half_at = first_below(r, aligned_mean, dim / 2)
-        reference_half_at = first_below(r, reference_mean, dim / 2)
+        # at every whole distance, not on the log grid of the plot, which steps over narrow dips
+        half_at = halving_distance(dim, base)
+        reference_half_at = halving_distance(dim, REFERENCE_BASE)
         lam = wavelengths(dim, base)
         reference = wavelengths(dim, REFERENCE_BASE)
         shown = np.concatenate(
@@ -328,11 +349,11 @@ class ScoreVsDistance(Demo):
         # at the reference base itself the comparison would repeat the same numbers
         at_reference = base == REFERENCE_BASE
         reference_label = f"b = {REFERENCE_BASE:,.0f}"
-        reference_half = "" if at_reference else f" (at {reference_label}: r ≈ {_tokens(reference_half_at)})"
+        reference_half = "" if at_reference else f" ({reference_label}: {_halving(reference_half_at)})"
         reference_slowest = "" if at_reference else f" ({reference_label}: {reference[-1]:,.0f})"
         readout = (
-            f"d = {dim}, b = {base:,.0f}: for k = q the mean score falls from d = {dim} to half of it at "
-            f"r ≈ {_tokens(half_at)}{reference_half}; "
+            f"d = {dim}, b = {base:,.0f}: for k = q the mean score starts at d = {dim} and first falls below "
+            f"half of it {_halving(half_at)}{reference_half}; "
             f"for independent q, k it is 0 with standard deviation √d = {independent_std[0]:.1f} at every "
             "distance. Slowest pair: "
             f"λ = {lam[-1]:,.0f} tokens{reference_slowest}."
@@ -360,8 +381,8 @@ class ScoreVsDistance(Demo):
         )
 
 
-def _tokens(value: float | None) -> str:
-    return "never within 100,000 tokens" if value is None else f"{value:,.0f} tokens"
+def _halving(value: int | None) -> str:
+    return f"beyond r = {HALVING_LIMIT:,} tokens, if at all" if value is None else f"at r = {value:,} tokens"
 
 
 def _band_update(x: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> dict:
