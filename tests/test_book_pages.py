@@ -239,8 +239,12 @@ def test_the_lost_factor_two_stops_where_the_interview_page_says():
 
 def test_both_mscales_combine_as_a_ratio_of_temperature_curves():
     page = _one_line(INTERVIEW.read_text(encoding="utf-8"))
-    ratio = r"\mathtt{get\_mscale}(s, \mathtt{mscale}) / \mathtt{get\_mscale}(s, \mathtt{mscale\_all\_dim})$"
-    assert f"$a = {ratio}" in page
+    # two formulas, so that a phone's narrow column can break the line between them
+    ratio = (
+        r"$\mathtt{get\_mscale}(s, \mathtt{mscale})$ over "
+        + r"$\mathtt{get\_mscale}(s, \mathtt{mscale\_all\_dim})$"
+    )
+    assert f"$a$ is {ratio}" in page
     assert r"$\mathtt{get\_mscale}(s, \mu) = 0.1\,\mu\ln s + 1$" in page
     assert "whose ratio then replaces it" not in page
     s, mscale, mscale_all_dim = 40.0, 1.0, 0.707

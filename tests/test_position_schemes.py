@@ -350,10 +350,13 @@ def test_content_demo_peaks_at_r0_under_rope_and_at_distance_zero_under_alibi():
         for slope in demo.slopes:
             view = demo.view(r0=r0, slope=slope)
             rope, alibi = np.array(view.traces[0]["y"]), np.array(view.traces[1]["y"])
-            by_hand = [(rv.rotation_matrix(r, q.size) @ q) @ k for r in range(41)]
+            # logits, as the chapter defines them: the dot product over sqrt(d), ALiBi's bias added after
+            root = math.sqrt(q.size)
+            by_hand = [(rv.rotation_matrix(r, q.size) @ q) @ k / root for r in range(41)]
             np.testing.assert_allclose(rope, by_hand, atol=1e-3)
-            np.testing.assert_allclose(alibi, q @ k - slope * np.arange(41), atol=1e-3)
-            assert view.traces[2]["x"] == [r0] and view.traces[2]["y"][0] == pytest.approx(q @ q, abs=1e-3)
+            np.testing.assert_allclose(alibi, q @ k / root - slope * np.arange(41), atol=1e-3)
+            assert view.traces[2]["x"] == [r0]
+            assert view.traces[2]["y"][0] == pytest.approx(q @ q / root, abs=1e-3)
             assert view.traces[3]["x"] == [0] and int(np.argmax(alibi)) == 0
             # at distance 0 nothing is rotated and nothing subtracted: both curves start at q . k
             assert rope[0] == pytest.approx(alibi[0], abs=1e-3)

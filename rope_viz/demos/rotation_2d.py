@@ -478,8 +478,8 @@ class SignConvention(Demo):
 
         readout = (
             f"q turns by {name(sign_q, 'm')}, k by {name(sign_k, 'n')}, θ = {theta:g} rad/token: {verdict}. "
-            f"Moving the pair (4, 1) along by t = 0 … {int(shifts[-1])} changes its score by up to "
-            f"{spread:.3f}."
+            f"Moving the pair {self.start} along by t = 0 … {int(shifts[-1])}, its score spans "
+            f"{spread:.3f}, from its lowest to its highest."
         )
         return View(
             traces=[

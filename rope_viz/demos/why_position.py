@@ -231,13 +231,15 @@ def content_query() -> np.ndarray:
 def one_key_at_every_distance(q: np.ndarray, r0: int, slope: float) -> tuple[np.ndarray, np.ndarray]:
     """Logits of the key ``k = R_r0 q`` at the distances ``r = m - n`` of :data:`DISTANCES`.
 
-    Returns ``(rope, alibi)``: RoPE's score ``<R_r q, k>`` and ALiBi's ``q . k - slope * r``, shape
+    Returns ``(rope, alibi)``: RoPE's logit ``<R_r q, k> / sqrt(d)`` and ALiBi's
+    ``q . k / sqrt(d) - slope * r`` (ALiBi adds its bias to the scaled logit; Press et al. 2022), shape
     ``(len(DISTANCES),)`` each (base 10,000, interleaved pairs).
     """
     k = rotate(q, r0)  # the key's content: the query turned by r0 positions
     r = np.asarray(DISTANCES, dtype=np.float64)
-    rope = relative_scores(q, k, r)  # (distances,)
-    alibi = float(q @ k) + alibi_bias(r, [0.0], slope)[:, 0]  # (distances,)
+    scale = 1.0 / np.sqrt(q.size)
+    rope = scale * relative_scores(q, k, r)  # (distances,)
+    alibi = scale * float(q @ k) + alibi_bias(r, [0.0], slope)[:, 0]  # (distances,)
     return rope, alibi
 
 
@@ -264,14 +266,14 @@ class ContentPicksTheDistance(Demo):
     scenes = (
         Scene(
             "key turned by 10",
-            "RoPE's score peaks at distance 10, where the key's turn cancels the query's, while ALiBi's "
-            "logit is highest at distance 0.",
+            "RoPE's logit peaks at distance 10, where the key's turn cancels the query's, while ALiBi's "
+            "is highest at distance 0.",
             {},
         ),
         Scene(
             "key turned by 25",
             "RoPE's peak follows the content to distance 25 and is exactly as high as before, the query's "
-            "squared length.",
+            "squared length over √d.",
             {"r0": 25},
         ),
         Scene(
@@ -285,7 +287,7 @@ class ContentPicksTheDistance(Demo):
     def __init__(self) -> None:
         self.q = content_query()
         curves = [np.concatenate(one_key_at_every_distance(self.q, r0, self.slopes[-1])) for r0 in DISTANCES]
-        low, high = float(np.min(curves)), float(self.q @ self.q)
+        low, high = float(np.min(curves)), float(self.q @ self.q) / np.sqrt(self.q.size)
         pad = 0.06 * (high - low)
         self.range = [round(low - pad, 1), round(high + pad, 1)]
 
@@ -296,15 +298,15 @@ class ContentPicksTheDistance(Demo):
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": "RoPE: score ⟨R(r)q, k⟩",
+                "name": "RoPE: logit ⟨R(r)q, k⟩/√d",
                 "x": x,
                 "line": {"color": ROPE_COLOR, "width": 3},
-                "hovertemplate": "distance %{x}<br>RoPE score %{y:.2f}<extra></extra>",
+                "hovertemplate": "distance %{x}<br>RoPE logit %{y:.2f}<extra></extra>",
             },
             {
                 "type": "scatter",
                 "mode": "lines",
-                "name": "ALiBi: content logit q·k − η·distance",
+                "name": "ALiBi: content logit q·k/√d − η·distance",
                 "x": x,
                 "line": {"color": ALIBI_COLOR, "width": 3, "dash": "dash"},
                 "hovertemplate": "distance %{x}<br>ALiBi logit %{y:.2f}<extra></extra>",
@@ -314,7 +316,7 @@ class ContentPicksTheDistance(Demo):
                 "mode": "markers",
                 "name": "highest under RoPE",
                 "marker": {"color": ROPE_COLOR, "size": 14, "symbol": "circle"},
-                "hovertemplate": "RoPE's best: distance %{x}, score %{y:.2f}<extra></extra>",
+                "hovertemplate": "RoPE's best: distance %{x}, logit %{y:.2f}<extra></extra>",
             },
             {
                 "type": "scatter",
@@ -344,8 +346,9 @@ class ContentPicksTheDistance(Demo):
         rope, alibi = one_key_at_every_distance(self.q, r0, slope)
         best = int(np.argmax(rope))
         readout = (
-            f"Key content: the query turned by r₀ = {r0} positions. RoPE: highest score {rope[best]:.2f} at "
-            f"distance {DISTANCES[best]} (|q|² = {self.q @ self.q:.2f}). ALiBi, η = 1/{round(1 / slope)}: "
+            f"Key content: the query turned by r₀ = {r0} positions. RoPE: highest logit {rope[best]:.2f} at "
+            f"distance {DISTANCES[best]} (|q|²/√d = {self.q @ self.q / np.sqrt(self.q.size):.2f}). ALiBi, "
+            f"η = 1/{round(1 / slope)}: "
             f"highest logit {alibi[0]:.2f} at distance 0; at distance {r0}, {alibi[r0]:.2f}."
         )
         return View(
