@@ -201,12 +201,15 @@ def mixed_signs() -> Question:
 
 def slowest_wavelength() -> Question:
     """Ask for the wavelength of the slowest pair: ``lambda = 2 pi b^((d - 2)/d)``."""
-    wavelength = rv.wavelengths(128, 10_000.0)[-1]
+    dim, base = 128, 10_000.0
+    wavelength = rv.wavelengths(dim, base)[-1]
     return NumericQuestion(
-        "How many tokens does the slowest pair of a head with d = 128 and b = 10,000 take for one turn?",
+        f"How many tokens does the slowest pair of a head with d = {dim} and b = {format_number(base)} take "
+        "for one turn?",
         wavelength,
         unit="tokens",
-        explanation=f"λ = 2π b^((d−2)/d) = 2π · 10000^(126/128) ≈ {format_number(wavelength)} tokens, just "
+        explanation=f"λ = 2π b^((d−2)/d) = 2π · {base:.0f}^({dim - 2}/{dim}) ≈ {format_number(wavelength)} "
+        "tokens, just "
         "under 2πb, because the slowest pair's exponent is (d − 2)/d, not 1.",
         link=_link(3, "a-wavelength-table", "the wavelength table"),
     )
@@ -223,7 +226,7 @@ def neighbour_frequency_ratio() -> Question:
         "the pair before it?",
         ratio,
         relative_tolerance=1e-3,
-        explanation=f"θᵢ = b^(−2i/d), so θᵢ₊₁ / θᵢ = b^(−2/d) = 10000^(−1/32) = {format_number(ratio)} for "
+        explanation=f"θᵢ = b^(−2i/d), so θᵢ₊₁ / θᵢ = b^(−2/d) = 10000^(−2/64) = {format_number(ratio)} for "
         "every pair: the schedule is geometric. A schedule that starts at 1 but has another ratio is wrong.",
         link=_link(3, "common-mistake-the-exponent-of-the-schedule", "checking a schedule"),
     )
@@ -602,7 +605,8 @@ def qwen3_base_bound() -> Question:
     total = rv.expected_self_score(distances, qwen.dim, base) / 2  # sum_i cos(r theta_i)
     negative = np.flatnonzero(total < 0)
     lowest = float(total.min())
-    large_base_passes = bool(rv.expected_self_score(distances, qwen.dim, 1e9).min() >= 0)
+    large_base = 1e9
+    large_base_passes = bool(rv.expected_self_score(distances, qwen.dim, large_base).min() >= 0)
     return _choice(
         f"By the criterion of Men et al. (2024), Σᵢ cos(rθᵢ) ≥ 0 for every distance r up to the context "
         f"length, does Qwen3-8B's base (d = {qwen.dim}, b = {format_number(base)}) suffice for "
@@ -626,7 +630,7 @@ def qwen3_base_bound() -> Question:
         explanation=f"The sum first turns negative at r = {format_number(int(negative[0]))} and reaches "
         f"{format_number(lowest, 2)} at r = {format_number(int(np.argmin(total)))}: a fail, but a narrow "
         "one. The sum of plain RoPE depends only on b and d, so the criterion can be checked from a config "
-        "alone; a base of 10⁹ passes easily. Read it as a scale, not a sharp line.",
+        f"alone; a base of {format_number(large_base)} passes easily. Read it as a scale, not a sharp line.",
         link=_link(8, "ch08-base-bound", "how large a base for a context"),
     )
 
@@ -788,7 +792,8 @@ def which_angles_pass_check() -> Question:
         [(snippet, report.passed) for snippet, report in zip(_ANGLE_SNIPPETS, reports, strict=True)],
         code=True,
         explanation="A loses the factor 2 of the exponent: pair i turns b^(i/d) times too fast, the slowest "
-        f"almost √b = 100 times ({found[0]}). B is RoPE: θᵢ = b^(−2i/d) and the positions as given "
+        f"almost √b = {format_number(10_000.0**0.5)} times ({found[0]}). B is RoPE: θᵢ = b^(−2i/d) and the "
+        "positions as given "
         f"({found[1]}). C holds the positions in float16, exact only up to "
         f"{format_number(precision.largest_exact_integer('float16'))} ({found[2]}). D clamps them to a table "
         f"of {format_number(broken_rope.CACHE_LENGTH)} positions, so that distant tokens share one place "
@@ -952,14 +957,15 @@ def half_pairs_without_permuting() -> Question:
 
 def llama3_slowest_wavelength() -> Question:
     """Ask for the slowest wavelength at Llama 3's base: ``2 pi b^((d - 2)/d)``."""
-    wavelength = rv.wavelengths(128, 500_000.0)[-1]
+    dim, base = 128, 500_000.0
+    wavelength = rv.wavelengths(dim, base)[-1]
     return NumericQuestion(
-        "Llama 3 raised the base to 500,000 (d = 128). How many tokens does its slowest pair take for one "
-        "turn?",
+        f"Llama 3 raised the base to {format_number(base)} (d = {dim}). How many tokens does its slowest "
+        "pair take for one turn?",
         wavelength,
         unit="tokens",
-        explanation=f"2π · 500000^(126/128) ≈ {format_number(wavelength)} tokens, against "
-        f"{format_number(rv.wavelengths(128, 10_000.0)[-1])} at b = 10,000.",
+        explanation=f"2π · {base:.0f}^({dim - 2}/{dim}) ≈ {format_number(wavelength)} tokens, against "
+        f"{format_number(rv.wavelengths(dim, 10_000.0)[-1])} at b = 10,000.",
         link=_link(3, "a-wavelength-table", "the wavelength table"),
     )
 
@@ -984,13 +990,16 @@ def phi2_rotated_channels() -> Question:
 
 def ntk_base_for_scale_eight() -> Question:
     """Ask for the NTK-aware base ``b' = b s^(d/(d-2))`` at ``s = 8``."""
-    base = rv.scaling.ntk_base(10_000.0, 8.0, 128)
+    old_base, scale, dim = 10_000.0, 8.0, 128
+    base = rv.scaling.ntk_base(old_base, scale, dim)
     return NumericQuestion(
-        "What base does NTK-aware scaling give a head with d = 128 and b = 10,000 for s = 8?",
+        f"What base does NTK-aware scaling give a head with d = {dim} and b = {format_number(old_base)} for "
+        f"s = {scale:g}?",
         base,
         relative_tolerance=0.005,
-        explanation=f"b′ = b s^(d/(d−2)) = 10000 · 8^(128/126) ≈ {format_number(base)}, a little more than "
-        "8 · 10,000, so that the slowest pair is slowed by exactly 8.",
+        explanation=f"b′ = b s^(d/(d−2)) = {old_base:.0f} · {scale:g}^({dim}/{dim - 2}) ≈ "
+        f"{format_number(base)}, a little more than {scale:g} · {format_number(old_base)}, so that the "
+        f"slowest pair is slowed by exactly {scale:g}.",
         link=_link(6, "ch06-ntk", "the NTK-aware base change"),
     )
 
@@ -1100,7 +1109,8 @@ def left_padding_position() -> Question:
     counted = ", ".join(str(at) for at in np.flatnonzero(mask)[:-1])  # positions if the padding counted
     real = ", ".join(str(at) for at in range(position - 1)) + f" and {position - 1}"  # the prompt's tokens
     return NumericQuestion(
-        "A three-token prompt is left-padded by two (attention mask 0 0 1 1 1), and positions are "
+        f"A prompt of {int(mask[:-1].sum())} tokens is left-padded by {int(mask.size - mask.sum())} "
+        f"(attention mask {' '.join(str(bit) for bit in mask[:-1])}), and positions are "
         "`attention_mask.cumsum(-1) - 1`. What position does the first generated token get?",
         position,
         relative_tolerance=0.0,
