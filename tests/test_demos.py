@@ -12,7 +12,17 @@ import plotly.graph_objects as go
 import pytest
 
 import rope_viz.demos
-from rope_viz.demos.base import Control, Demo, View, _set_path
+from rope_viz.demos.base import (
+    NARROWEST_PLOT_WIDTH,
+    PHONE_PLOT_WIDTH,
+    SMALLEST_PLOT_WIDTH,
+    TALLEST_PHONE_PLOT,
+    Control,
+    Demo,
+    View,
+    _set_path,
+)
+from rope_viz.demos.rotation_2d import SignConvention
 from rope_viz.figures.direct_drawing import with_a_point_in_every_state, with_centred_annotations
 from rope_viz.figures.static import (
     MAX_PAYLOAD_BYTES,
@@ -61,6 +71,42 @@ def test_initial_figure_is_a_valid_plotly_figure_with_labelled_axes(demo):
         axis = layout[axis_name]
         if axis.visible is not False:
             assert axis.title.text, f"{axis_name} has no title"
+
+
+def test_equal_scales_narrow_a_domain_not_widen_a_range(demo):
+    """An axis held to another's scale, and that other axis, are constrained by their domains: Plotly writes a
+    range it widened to keep the scales equal back into the layout and widens it again at every resize, so
+    each turn of a phone shrank the clock faces of chapters 2, 3 and 6 (by half after four turns)."""
+    layout = demo.initial_figure()["layout"]
+    for name, axis in layout.items():
+        anchor = axis.get("scaleanchor") if isinstance(axis, dict) else None
+        if anchor:
+            other = f"{anchor[0]}axis{anchor[1:]}"
+            assert axis.get("constrain") == "domain", f"{name} keeps its scale by widening its range"
+            assert layout[other].get("constrain") == "domain", f"{other} keeps {name}'s scale by its range"
+
+
+def test_demo_narrows_its_plot_only_as_far_as_allowed(demo):
+    """The width a demo's plot is laid out at on a phone is a whole number of px from 440 to 640, the site's
+    payload carries it, and a plot laid out narrower than 640 px is shown no taller than 600 px there."""
+    width = demo.narrow_layout_width()
+    assert SMALLEST_PLOT_WIDTH <= width <= NARROWEST_PLOT_WIDTH
+    assert build_payload(demo)["narrowest"] == width
+    if width < NARROWEST_PLOT_WIDTH:
+        shown = demo.base_figure()["layout"]["height"] * PHONE_PLOT_WIDTH / width
+        assert shown <= TALLEST_PHONE_PLOT, f"shown {shown:.0f} px tall on a phone"
+
+
+def test_a_plot_width_outside_the_bounds_is_refused():
+    class TooNarrow(SignConvention):
+        narrowest_plot_width = 300
+
+    class NotWhole(SignConvention):
+        narrowest_plot_width = 500.5
+
+    for demo in (TooNarrow(), NotWhole()):
+        with pytest.raises(ValueError, match=r"narrowest_plot_width must be a whole number from 440 to 640"):
+            demo.narrow_layout_width()
 
 
 def test_demo_uses_only_trace_types_of_the_served_plotly_bundle(demo):

@@ -50,6 +50,7 @@ def table(base: float, shown: int) -> np.ndarray:
 class AngleTable(Demo):
     """The table of cos or sin of ``m·θᵢ`` over positions and pairs, with one row read out below."""
 
+    narrowest_plot_width = 560
     title = "The clocks as a table: cos and sin of m·θᵢ for every position m and pair i"
     controls = (
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),

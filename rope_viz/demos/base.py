@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rope_viz._validation import check_whole_number
+
 
 @dataclass(frozen=True)
 class Control:
@@ -170,6 +172,19 @@ class Scene:
         return hash((self.name, self.caption, tuple(sorted(self.values.items()))))
 
 
+#: The width every figure's plot fits at (``NARROWEST_PLOT`` in ``rope-viz-figures.js``), and the widest a
+#: demo's :attr:`Demo.narrowest_plot_width` may be.
+NARROWEST_PLOT_WIDTH = 640
+#: The narrowest :attr:`Demo.narrowest_plot_width`.
+SMALLEST_PLOT_WIDTH = 440
+#: The width of a figure's plot on a phone 390 px wide (an iPhone 12 to 15 held upright), inside the page's
+#: margins and the figure's padding.
+PHONE_PLOT_WIDTH = 332
+#: The tallest a plot may be shown there, scaled, in px: with the slider being dragged above it, most of the
+#: plot stays on a screen 844 px high.
+TALLEST_PHONE_PLOT = 600
+
+
 class Demo(abc.ABC):
     """An interactive figure: controls, a base figure and a pure ``view`` function."""
 
@@ -179,6 +194,14 @@ class Demo(abc.ABC):
     controls: tuple[Control, ...] = ()
     #: Named states in the order a lecture walks through them; the first is usually the default state.
     scenes: tuple[Scene, ...] = ()
+    #: The narrowest width, in CSS px, the plot is laid out at. In a narrower figure (a phone, a narrow
+    #: notebook panel) the plot is laid out at this width and scaled down to the figure's, whole: the
+    #: narrower this width, the larger the plot's text there. The page's figures are 662 px wide; at
+    #: :data:`NARROWEST_PLOT_WIDTH` every figure's titles, legends and tick labels fit. A demo whose text
+    #: also fits in less says so, as long as its plot is shown no taller than :data:`TALLEST_PHONE_PLOT` on a
+    #: phone; ``tests/site/test_phone.py`` lays each plot out at its width in every scene and at every value
+    #: of every slider, and finds no text cut off, at the plot's edge or overlapping that is not so at 640 px.
+    narrowest_plot_width: int = NARROWEST_PLOT_WIDTH
 
     @abc.abstractmethod
     def base_figure(self) -> dict[str, Any]:
@@ -227,6 +250,19 @@ class Demo(abc.ABC):
             control.name: control.site_values[index]
             for control, index in zip(self.controls, self.scene_indices(scene), strict=True)
         }
+
+    def narrow_layout_width(self) -> int:
+        """Return :attr:`narrowest_plot_width`, checked.
+
+        It must be a whole number of px from :data:`SMALLEST_PLOT_WIDTH` to :data:`NARROWEST_PLOT_WIDTH`.
+        Raises ``ValueError`` naming the demo otherwise.
+        """
+        return check_whole_number(
+            self.narrowest_plot_width,
+            f"{type(self).__name__}.narrowest_plot_width",
+            SMALLEST_PLOT_WIDTH,
+            NARROWEST_PLOT_WIDTH,
+        )
 
     def initial_figure(self) -> dict[str, Any]:
         """Return the base figure with the default view applied: what a reader sees first."""

@@ -83,7 +83,15 @@ def dial_axes(
         "showgrid": False,
         "zeroline": False,
     }
+    # Equal scales by narrowing a domain, never by widening a range: Plotly writes a widened range back into
+    # the layout and widens it again at the next resize, so each turn of a phone shrank the dial.
     return {
-        f"xaxis{suffix}": {**hidden, "domain": domain_x},
-        f"yaxis{suffix}": {**hidden, "domain": domain_y, "scaleanchor": x_name, "scaleratio": 1},
+        f"xaxis{suffix}": {**hidden, "domain": domain_x, "constrain": "domain"},
+        f"yaxis{suffix}": {
+            **hidden,
+            "domain": domain_y,
+            "scaleanchor": x_name,
+            "scaleratio": 1,
+            "constrain": "domain",
+        },
     }

@@ -77,6 +77,7 @@ def hand_lengths(dim: int) -> np.ndarray:
 class MultiSpeedClocks(Demo):
     """The hands of a query's d/2 clocks at position m, and every pair's wavelength."""
 
+    narrowest_plot_width = 520
     title = "Multi-speed clocks: the d/2 rotation pairs of one query"
     controls = (
         Control("position", "position m", POSITIONS, 6, 0, 32768, unit="tokens", integer=True),

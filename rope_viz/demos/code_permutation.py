@@ -86,6 +86,7 @@ def reference_scores(base: float) -> np.ndarray:
 class WeightPermutation(Demo):
     """Score against offset: Meta's interleaved RoPE, and ``rotate_half`` on the weights as loaded."""
 
+    narrowest_plot_width = 440
     title = "Meta's weights under rotate_half: which rows of W_q and W_k are permuted"
     controls = (
         Control(

@@ -56,6 +56,7 @@ def _plottable(values: np.ndarray) -> list[float | None]:
 class AnglePrecision(Demo):
     """The largest angle error against the position, for a format, what is held in it, the base and a pair."""
 
+    narrowest_plot_width = 480
     title = "The angle m·θᵢ in float16, bfloat16 and float32: its error against the position"
     controls = (
         _choice("format", SHOWN_FORMATS),

@@ -33,6 +33,7 @@ BASES = (10_000, 100_000, 500_000, 1_000_000)
 class TrainedArcs(Demo):
     """Turns per pair over the training and the target length, and the angles met only at the target."""
 
+    narrowest_plot_width = 440
     title = "Trained arcs: which pairs meet new angles past the training length"
     controls = (
         Control("trained_length", "training length L", TRAINED_LENGTHS, 4096, 256, 131072, unit="tokens",

@@ -58,6 +58,7 @@ def distances(length: float, factor: float, points: int = DISTANCE_POINTS) -> np
 class MethodComparison(Demo):
     """Slow-down per pair for every method, and the score of a fixed q and k against distance."""
 
+    narrowest_plot_width = 600
     title = "Context-extension methods on the same axes"
     controls = (
         Control("factor", "scale factor s", FACTORS, 4, 1, 64, log=True),

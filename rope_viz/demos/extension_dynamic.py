@@ -36,6 +36,7 @@ def _parameters(factor: float) -> RopeParameters:
 class DynamicNtk(Demo):
     """The scale against the sequence length (code and paper rules), and the per-pair slow-down it gives."""
 
+    narrowest_plot_width = 480
     title = "Dynamic NTK scaling: the base grows with the sequence length"
     controls = (
         Control("seq_len", "sequence length l", SEQ_LENS, 8192, 1, 131072, unit="tokens", integer=True),

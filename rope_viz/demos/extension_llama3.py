@@ -75,6 +75,7 @@ def llama3_curve(parameters: RopeParameters, longest: float, points: int = CURVE
 class Llama3Blend(Demo):
     """Slow-down against wavelength with Llama 3's two edges, and the wavelengths before and after."""
 
+    narrowest_plot_width = 480
     title = "Llama 3.1 scaling: a smooth blend between two wavelength edges"
     controls = (
         Control("factor", "scale factor s", FACTORS, 8, 1, 64, log=True),

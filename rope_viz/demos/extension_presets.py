@@ -92,6 +92,7 @@ def length_lines(scaling: RopeScaling) -> list[tuple[float, str]]:
 class PresetBands(Demo):
     """Per-pair slow-down and wavelengths of a real model's RoPE configuration."""
 
+    narrowest_plot_width = 480
     title = "Real models: untouched, blended and interpolated pairs"
     controls = (
         Control(

@@ -35,6 +35,7 @@ def percent(weight: float) -> str:
 class YarnTemperature(Demo):
     """The best key's weight and the attention's entropy against the number of keys, with and without YaRN."""
 
+    narrowest_plot_width = 560
     title = "YaRN's temperature: more keys in the softmax, less weight for the same logit gap"
     controls = (
         Control("factor", "scale factor s", FACTORS, 16, 1, 128, log=True),

@@ -56,6 +56,7 @@ def yarn_parameters(factor: float, length: float, beta_fast: float, beta_slow: f
 class YarnBands(Demo):
     """Turns per pair with YaRN's band edges, the slow-down per pair (code and paper), and the temperature."""
 
+    narrowest_plot_width = 600
     title = "YaRN: untouched, blended and interpolated pairs, and the attention temperature"
     controls = (
         Control("factor", "scale factor s", FACTORS, 8, 1, 128, log=True),

@@ -285,6 +285,7 @@ def reach_segments(marks: np.ndarray) -> dict[str, list]:
 class LayerMap(Demo):
     """Wavelength of every pair in every decoder layer of one model, with unrotated pairs and NoPE layers."""
 
+    narrowest_plot_width = 440
     title = "Layer by layer: the wavelength of every pair of a real model"
     controls = (
         Control(

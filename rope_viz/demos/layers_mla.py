@@ -90,6 +90,7 @@ def _score_parts(rope_dim: int, key: int) -> dict[str, np.ndarray]:
 class MLAScoreSplit(Demo):
     """Content part, rotated part and total of an MLA score against the distance between query and key."""
 
+    narrowest_plot_width = 440
     title = "DeepSeek's decoupled RoPE: only the rotated slice of the score sees the distance"
     controls = (
         Control(

@@ -74,6 +74,7 @@ def _tokens(value: float) -> str:
 class PartialRotary(Demo):
     """Wavelength per pair under the GPT-NeoX-style and the proportional ``partial_rotary_factor``."""
 
+    narrowest_plot_width = 480
     title = "Partial rotary, two meanings: GPT-NeoX style against proportional RoPE"
     controls = (
         Control("fraction", "partial_rotary_factor p", FRACTIONS, 0.25, 0.25, 1.0, choices=FRACTIONS),

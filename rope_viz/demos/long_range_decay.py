@@ -69,6 +69,7 @@ def random_query_key(dim: int, seed: int = 2021) -> tuple[np.ndarray, np.ndarray
 class DecayBound(Demo):
     """RoFormer's relative bound (Figure 2) with its rises, and the bound against a real score."""
 
+    narrowest_plot_width = 560
     title = "RoFormer's long-range bound, its rises, and a real score beneath it"
     controls = (
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),
@@ -224,6 +225,7 @@ class DecayBound(Demo):
 class ScoreVsDistance(Demo):
     """Mean and spread of the score against distance for aligned and independent random q, k."""
 
+    narrowest_plot_width = 560
     title = "The score against distance for random queries and keys, and what the base changes"
     controls = (
         Control("base", "base b", BASES, 10_000, 100, 1_000_000, log=True),

@@ -42,6 +42,7 @@ def plane_range(points: np.ndarray) -> tuple[list[float], list[float]]:
 class PartialSumWalk(Demo):
     """The walk of the unit arrows ``e^(i r θᵢ)``, stop by stop, and the distances the bound adds up."""
 
+    narrowest_plot_width = 560
     title = "The partial sums Sⱼ(r) as a walk of unit arrows, and the distances RoFormer's bound adds up"
     controls = (
         Control("distance", "distance r", DISTANCES, 16, 0, 256, unit="tokens", integer=True),

@@ -63,6 +63,7 @@ def _axis_title(text: str) -> dict:
 class Rotation2D(Demo):
     """A 2-D query at position m and key at position n, turned by mθ and nθ, and their dot product."""
 
+    narrowest_plot_width = 600
     title = "RoPE in two dimensions: turn q by mθ and k by nθ, then take the dot product"
     controls = (
         Control("m", "query position m", POSITIONS, 5, 0, 12, unit="tokens", integer=True),
@@ -234,6 +235,8 @@ class Rotation2D(Demo):
             "xaxis": {
                 "domain": [0.0, 0.72],
                 "range": [-limit, limit],
+                # Equal scales by narrowing a domain (see rope_viz.demos.clock_face.dial_axes).
+                "constrain": "domain",
                 "zeroline": True,
                 "title": _axis_title("first coordinate (real part), no unit"),
             },
@@ -241,6 +244,7 @@ class Rotation2D(Demo):
                 "domain": [0.56, 1.0],
                 "range": [-limit, limit],
                 "scaleanchor": "x",
+                "constrain": "domain",
                 "zeroline": True,
                 # Whole units only: a plot laid out taller (a slide of 4:3) would add "−0.5" under its title.
                 "dtick": 1,
@@ -329,6 +333,7 @@ class Rotation2D(Demo):
 class SignConvention(Demo):
     """Scores over (m, n) when q turns by ±mθ and k by ±nθ: consistent signs are relative, mixed are not."""
 
+    narrowest_plot_width = 520
     title = "Sign conventions: turn q and k the same way, or the score stops being relative"
     grid = tuple(range(16))
     start = (4, 1)

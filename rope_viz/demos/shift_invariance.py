@@ -60,6 +60,7 @@ def scheme_scores(scheme: int, q: np.ndarray, k: np.ndarray, m: np.ndarray, n: n
 class ShiftInvariance(Demo):
     """Score grids of RoPE, added sinusoidal PE and the sin/cos product, under a shift of both positions."""
 
+    narrowest_plot_width = 560
     title = "Shift both positions: which score grid stays the same?"
     controls = (
         Control("scheme", "scheme", (0, 1, 2), 0, 0, 2, integer=True, choices=(0, 1, 2), labels=SHORT_NAMES),
@@ -255,6 +256,7 @@ def sinusoidal_terms(q: np.ndarray, k: np.ndarray, m: float, n: float) -> np.nda
 class SinusoidalTerms(Demo):
     """The four terms of the added-sinusoidal score of one pair at offset 6, as both positions shift."""
 
+    narrowest_plot_width = 480
     title = "Added sinusoidal embeddings: which terms of the score move when both positions shift?"
     controls = (
         Control("shift", "shift t of both positions", SHIFTS, 0, 0, 5000, unit="tokens", integer=True),

@@ -116,6 +116,7 @@ def tokens(value: float) -> str:
 class PairAxes(Demo):
     """The axis and the wavelength of every pair under M-RoPE, for the chunked and the interleaved layout."""
 
+    narrowest_plot_width = 480
     title = "M-RoPE: which pairs turn with time, height and width"
     controls = (
         Control(

@@ -190,6 +190,7 @@ class PatchScoreMap(Demo):
     (:data:`CELLS`).
     """
 
+    narrowest_plot_width = 600
     title = "One patch against every other: the score map moves with the query"
     controls = (
         Control(

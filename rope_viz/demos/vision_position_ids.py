@@ -129,6 +129,7 @@ def id_list(values: Sequence[int] | np.ndarray) -> str:
 class MixedSequenceIds(Demo):
     """The three position ids of every token of text, an image, text, a video and text."""
 
+    narrowest_plot_width = 440
     title = "M-RoPE: the time, height and width ids of text, an image and a video"
     controls = (
         Control("rows", "image rows", SIDES, IMAGE_GRID[0], 1, 6, unit="tokens", integer=True),

@@ -58,6 +58,7 @@ def sentence_logits(
 class ShiftTheSentence(Demo):
     """Logits of "the dog bit the man" under six position schemes, as the sentence moves along."""
 
+    narrowest_plot_width = 560
     title = "Shift the sentence: which position schemes keep the attention logits?"
     controls = (
         Control("shift", "shift t", SHIFTS, 0, 0, 1000, unit="tokens", integer=True),
@@ -246,6 +247,7 @@ def one_key_at_every_distance(q: np.ndarray, r0: int, slope: float) -> tuple[np.
 class ContentPicksTheDistance(Demo):
     """One key at every distance from the query: RoPE's score peaks where its content says, ALiBi's at 0."""
 
+    narrowest_plot_width = 440
     title = (
         "One key at every distance: under RoPE its content picks the distance; under ALiBi, the nearest wins"
     )

@@ -72,7 +72,8 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         (state index = sum of slider index times stride), ``states`` and the shared ``arrays`` table; for a
         figure of two stacked panels, ``sideBySide``: the ``changes`` that lay them out side by side, for the
         presenter view and the lecture deck (:func:`rope_viz.figures.slide_layout.side_by_side`), and the
-        figure's ``own`` values there, which put it back.
+        figure's ``own`` values there, which put it back; ``narrowest``: the width the plot is laid out at in
+        a narrower figure (:meth:`rope_viz.demos.base.Demo.narrow_layout_width`).
 
     """
     figure = _plain(demo.initial_figure())
@@ -106,6 +107,7 @@ def build_payload(demo: Demo) -> dict[str, Any]:
         "title": demo.title,
         "figure": figure,
         **({"sideBySide": wide} if wide else {}),
+        "narrowest": demo.narrow_layout_width(),
         "controls": controls,
         "scenes": scenes,
         "strides": strides,

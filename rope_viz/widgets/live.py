@@ -124,6 +124,9 @@ class LiveFigure(anywidget.AnyWidget):
     #: For a figure of two stacked panels, what puts them side by side in the presenter view
     #: (:func:`rope_viz.figures.slide_layout.side_by_side_payload`); None for any other.
     side_by_side = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
+    #: The width the plot is laid out at in a narrower panel
+    #: (:meth:`rope_viz.demos.base.Demo.narrow_layout_width`).
+    narrowest_plot_width = traitlets.Int(640).tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     readout = traitlets.Unicode().tag(sync=True)
     #: How many states the browser asks for at once along a slider: what the kernel answers with.
@@ -156,6 +159,7 @@ class LiveFigure(anywidget.AnyWidget):
             controls=controls if sliders else [],
             scenes=self._scenes() if sliders else [],
             side_by_side=side_by_side_payload(self._states.figure),
+            narrowest_plot_width=demo.narrow_layout_width(),
             state=initial,
             readout=self._last_view.readout,
         )

@@ -44,6 +44,11 @@ test("decodePayload finds the state of every combination of slider indices", () 
   assert.equal(seen.size, 6);
 });
 
+test("decodePayload passes on the figure's narrowest width, or null for a payload without one", () => {
+  assert.equal(figures.decodePayload(Object.assign(payload(), { narrowest: 480 })).narrowest, 480);
+  assert.equal(figures.decodePayload(payload()).narrowest, null);
+});
+
 test("decodePayload lists the three longest readouts, longest first", () => {
   assert.deepEqual(plain(figures.decodePayload(payload()).longestReadouts), ["rrrr", "rrr", "rrr"]);
 });

@@ -4,7 +4,11 @@ pixel, the pages' viewport meta tag honoured. Readers open the site there as oft
 * No page is wider than the screen, which would make it scroll sideways: long words (a class name in a
   reference, an identifier in a heading) break (``rope-viz-page.css``).
 * Every plot of every chapter is laid out at the narrowest width its titles, legends and tick labels fit
-  (``NARROWEST_PLOT`` in ``rope-viz-figures.js``) and scaled down to its figure's width, whole: no text of
+  (its demo's ``narrowest_plot_width``, 440 to 640 px; 640 for every plot before, which showed the text of
+  figures that fit in 440 px at 0.52 of its size, where it now shows at 0.75) and scaled down to its
+  figure's width, whole. At that width, in every scene and at every value of every slider, no text is cut
+  off at the plot's edge or comes within 6 px of it, and no two texts overlap, unless they do at 640 px.
+  Scaled, no text of
   the plot is cut off at its edge, the plot lies inside its figure, the readout follows right under its
   drawing (the room the scaled drawing leaves is taken back), and an empty scene caption above it keeps
   room for two lines at most (three or four before). Before, a 332 px wide plot cut its subplot
@@ -27,7 +31,7 @@ import pytest
 
 from tests.site.conftest import ROOT, wait_for_figures
 from tests.site.drawing_comparison import compare_step
-from tests.site.plot_fit import PLOT_FIT, fit_problems
+from tests.site.plot_fit import PLOT_FIT, PLOT_TEXTS, fit_problems
 
 pytestmark = pytest.mark.browser
 
@@ -124,6 +128,125 @@ def test_every_plot_fits_a_phone_whole(open_page, relative):
         assert step.share <= MAX_DIFFERING_PIXELS_SCALED, (
             f"{where}: {step.share:.2%} of the pixels differ from Plotly's drawing"
         )
+    assert problems == [], f"{relative}: {problems}"
+
+
+#: Lay the figure's plot out ``width`` px wide, and rendered out of view too, as a narrower screen does
+#: (``rope-viz-figures.css``: out of view, a plot's words have no size), and wait until Plotly has drawn it
+#: there and two frames have passed.
+LAY_OUT_AT = """
+async ([figure, width]) => {
+  const plot = figure.querySelector('.rope-viz-plot');
+  plot.style.contentVisibility = 'visible';
+  plot.style.width = width + 'px';
+  await Plotly.Plots.resize(plot);
+  for (let frame = 0; frame < 2; frame++) await new Promise(resolve => requestAnimationFrame(resolve));
+}
+"""
+#: Show the state at the sliders' ``indices`` (its key ``key``) and wait until Plotly has drawn it (not the
+#: direct drawing) and two frames have passed.
+SHOW_STATE = """
+async ([figure, indices, key]) => {
+  figure.querySelectorAll('input[type=range]').forEach((input, k) => {
+    input.value = String(indices[k]);
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+  });
+  const start = performance.now();
+  const wait = () => new Promise(resolve => setTimeout(resolve, 20));
+  while (figure.dataset.state !== key && performance.now() - start < 10000) await wait();
+  figure.dispatchEvent(new CustomEvent('rope-viz:commit'));
+  while (figure.dataset.committed !== key && performance.now() - start < 10000) await wait();
+  for (let frame = 0; frame < 2; frame++) await new Promise(resolve => requestAnimationFrame(resolve));
+  return figure.dataset.committed === key;
+}
+"""
+#: The figure's narrowest width, and the slider indices (with the state's key) of every scene and of every
+#: value of every slider with the others at their defaults.
+STATES_TO_FIT = """
+figure => {
+  const payload = JSON.parse(figure.querySelector('script.rope-viz-payload').textContent);
+  const defaults = payload.controls.map(control => control.default);
+  const states = [defaults].concat(payload.scenes.map(scene => scene.indices));
+  payload.controls.forEach((control, k) => control.texts.forEach((_, index) => {
+    const state = defaults.slice();
+    state[k] = index;
+    states.push(state);
+  }));
+  const key = state => String(state.reduce((sum, index, k) => sum + index * payload.strides[k], 0));
+  const unique = [...new Map(states.map(state => [key(state), state])).entries()];
+  return {narrowest: payload.narrowest, states: unique.map(([key, indices]) => ({key, indices}))};
+}
+"""
+
+
+@pytest.mark.parametrize("relative", CHAPTERS)
+def test_plots_fit_their_narrowest_width(open_page, relative):
+    """Each figure narrower than 640 px (its demo's ``narrowest_plot_width``), in every scene and at every
+    value of every slider with the others at their defaults: no text of the plot reaches past its edge or
+    comes within 6 px of it, and no two texts overlap, unless they do so too when the same state is laid out
+    640 px wide (the width every figure was designed to fit; the words in a heatmap's cells, say, may touch
+    there by design). As on a phone, the plot is laid out at one width and goes through the states there:
+    once at 640 px, once at its narrowest."""
+    page, problems, _ = open_page(relative)
+    count = wait_for_figures(page, settled=True)
+    found = []
+    checked = 0
+    for index in range(count):
+        figure = page.locator("figure.rope-viz-demo").nth(index).element_handle()
+        plan = figure.evaluate(STATES_TO_FIT)
+        if plan["narrowest"] == 640:
+            continue
+        texts = {}
+        for width in (640, plan["narrowest"]):
+            page.evaluate(LAY_OUT_AT, [figure, width])
+            for state in plan["states"]:
+                shown = page.evaluate(SHOW_STATE, [figure, state["indices"], state["key"]])
+                assert shown, f"{relative} figure {index}: Plotly did not draw the state {state['indices']}"
+                texts[width, state["key"]] = figure.evaluate(PLOT_TEXTS)
+        for state in plan["states"]:
+            where = f"{relative} figure {index} at {plan['narrowest']} px, sliders at {state['indices']}"
+            wide, narrow = texts[640, state["key"]], texts[plan["narrowest"], state["key"]]
+            new = sorted(set(narrow["overlaps"]) - set(wide["overlaps"]))
+            crowded = sorted(set(narrow["edge"]) - set(wide["edge"]) - set(narrow["cut"]))
+            if narrow["cut"]:
+                found.append(f"{where}: cut off at the plot's edge: {narrow['cut'][:3]}")
+            if crowded:
+                found.append(f"{where}: within 6 px of the plot's edge: {crowded[:3]}")
+            if new:
+                found.append(f"{where}: {len(new)} texts overlap, for example {new[:2]}")
+            checked += 1
+    assert checked > 0, f"{relative}: no figure narrower than 640 px to check"
+    assert found == [], "\n".join(found[:20])
+    assert problems == [], f"{relative}: {problems}"
+
+
+#: Per plot of the page, per axis: its range as Plotly last drew it, to 4 decimals.
+AXIS_RANGES = """
+() => [...document.querySelectorAll('figure.rope-viz-demo .rope-viz-plot')].map(plot =>
+  Object.fromEntries(Object.keys(plot._fullLayout).filter(key => /^[xy]axis\\d*$/.test(key))
+    .map(key => [key, plot._fullLayout[key].range.map(end => Number(Number(end).toFixed(4)))])))
+"""
+
+
+@pytest.mark.parametrize(
+    "relative",
+    [
+        f"notebooks/{stem}.html"
+        for stem in ("02_rotation_2d", "03_multi_speed_clocks", "06_beyond_training_length")
+    ],
+)
+def test_turning_the_phone_keeps_every_plot_as_it_was(open_page, relative):
+    """The chapters whose clock faces are held to equal scales: turned on its side and back four times, the
+    phone shows every axis of every plot at the range it had (each turn shrank the dials before: Plotly kept
+    the range it had widened for the last shape and widened it again)."""
+    page, problems, _ = open_page(relative, **PHONE)
+    wait_for_figures(page, settled=True)
+    before = page.evaluate(AXIS_RANGES)
+    for _ in range(4):
+        for size in ({"width": 844, "height": 390}, {"width": 390, "height": 844}):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(600)
+    assert page.evaluate(AXIS_RANGES) == before
     assert problems == [], f"{relative}: {problems}"
 
 

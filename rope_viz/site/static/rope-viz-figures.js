@@ -35,8 +35,10 @@
   var extensions = [];
 
   /* The narrowest width a plot is laid out at. The figures are designed at the page's width (662 px), and
-     below about 640 px their titles, legends and tick labels no longer fit: on a narrower screen (a phone)
-     the plot is laid out at this width and scaled down to the figure's width, whole, as an image would be. */
+     below about 640 px the titles, legends and tick labels of some no longer fit: on a narrower screen (a
+     phone) the plot is laid out at this width and scaled down to the figure's width, whole, as an image would
+     be. A figure whose text fits in less carries its own width (`narrowest`, from its demo's
+     narrowest_plot_width), and its text is shown larger there. The presenter view and the deck use this one. */
   var NARROWEST_PLOT = 640;
   /* The most lines of a scene's caption kept free while no scene is on screen. At the page's width every
      caption fits in two, so the plot stays put as scenes change; on a phone or in a narrow notebook panel,
@@ -241,6 +243,7 @@
       texts: payload.controls.map(function (control) { return control.texts; }),
       scenes: payload.scenes || [],
       sideBySide: payload.sideBySide || null,
+      narrowest: payload.narrowest || null,
       key: function (indices) {
         return String(indices.reduce(function (sum, index, k) { return sum + index * payload.strides[k]; }, 0));
       },
@@ -272,15 +275,17 @@
       plot.style.height = figure.layout.height + "px";
     }
 
-    /* On a screen narrower than NARROWEST_PLOT, lay the plot out at that width and scale it down to the
-       figure's (rope-viz-figures.css; the presenter view and the lecture deck scale their plots themselves).
-       The plot's box keeps its size, so the room its scaled drawing leaves below is taken back. Plotly's hover
-       follows the transform; the direct drawing works in the plot's own pixels. */
+    /* On a screen narrower than the figure's narrowest width (its demo's narrowest_plot_width, or
+       NARROWEST_PLOT), lay the plot out at that width and scale it down to the figure's
+       (rope-viz-figures.css; the presenter view and the lecture deck scale their plots themselves). The plot's
+       box keeps its size, so the room its scaled drawing leaves below is taken back. Plotly's hover follows the
+       transform; the direct drawing works in the plot's own pixels. */
+    var narrowest = source.narrowest || NARROWEST_PLOT;
     function fitWidth() {
       if (gone() || presented() || document.documentElement.classList.contains("rope-viz-deck-on")) { return; }
       var style = getComputedStyle(root);
       var width = root.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      if (!(width > 0) || width >= NARROWEST_PLOT) {
+      if (!(width > 0) || width >= narrowest) {
         if (plot.dataset.fit) {
           delete plot.dataset.fit;
           ["--rope-viz-fit", "--rope-viz-fit-width", "--rope-viz-fit-gap"].forEach(function (name) {
@@ -289,10 +294,10 @@
         }
         return;
       }
-      var scale = width / NARROWEST_PLOT;
+      var scale = width / narrowest;
       plot.dataset.fit = String(scale);
       plot.style.setProperty("--rope-viz-fit", String(scale));
-      plot.style.setProperty("--rope-viz-fit-width", NARROWEST_PLOT + "px");
+      plot.style.setProperty("--rope-viz-fit-width", narrowest + "px");
       plot.style.setProperty("--rope-viz-fit-gap", -(1 - scale) * plot.offsetHeight + "px");
     }
 

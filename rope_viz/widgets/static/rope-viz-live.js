@@ -357,6 +357,7 @@ function render({ model, el }) {
     texts: controls.map((control) => control.texts),
     scenes: model.get("scenes") || [],
     sideBySide: model.get("side_by_side") || null,
+    narrowest: model.get("narrowest_plot_width") || null,
     key: (indices) => indices.join(","),
     state(indices, options) {
       const current = !(options && options.peek);
