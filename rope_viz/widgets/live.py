@@ -32,7 +32,7 @@ import numpy as np
 import traitlets
 from ipywidgets import widget_serialization
 
-from rope_viz.demos.base import Control, Demo, View
+from rope_viz.demos.base import NARROWEST_PLOT_WIDTH, Control, Demo, View
 from rope_viz.figures.live_states import LiveStates
 from rope_viz.figures.slide_layout import side_by_side_payload
 from rope_viz.widgets.library import FigureLibrary, figure_library
@@ -126,7 +126,7 @@ class LiveFigure(anywidget.AnyWidget):
     side_by_side = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     #: The width the plot is laid out at in a narrower panel
     #: (:meth:`rope_viz.demos.base.Demo.narrow_layout_width`).
-    narrowest_plot_width = traitlets.Int(640).tag(sync=True)
+    narrowest_plot_width = traitlets.Int(NARROWEST_PLOT_WIDTH).tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     readout = traitlets.Unicode().tag(sync=True)
     #: How many states the browser asks for at once along a slider: what the kernel answers with.

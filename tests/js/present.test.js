@@ -78,3 +78,15 @@ test("paperMap merges overlapping subplots and leaves a plot that does not shrin
   [0, 0.3, 0.5, 1, 1.2].forEach((y) => close(same(y), y));
 });
 
+
+test("phoneSize lays a plot the page narrows out as on the page, across the whole screen", () => {
+  const phone = present.phoneSize(390, 760, 480);
+  close(phone.scale, 390 / 480);
+  assert.equal(phone.width, 480);
+  assert.equal(phone.height, 760);
+  assert.equal(phone.screenHeight, Math.ceil(760 * 390 / 480));
+  assert.equal(phone.sideBySide, false);
+  assert.equal(phone.zoom, 1);
+  // Larger than on the page, where the same layout is as wide as the page's column (332 px).
+  assert.ok(phone.scale > 332 / 480);
+});

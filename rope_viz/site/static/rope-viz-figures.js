@@ -38,7 +38,8 @@
      below about 640 px the titles, legends and tick labels of some no longer fit: on a narrower screen (a
      phone) the plot is laid out at this width and scaled down to the figure's width, whole, as an image would
      be. A figure whose text fits in less carries its own width (`narrowest`, from its demo's
-     narrowest_plot_width), and its text is shown larger there. The presenter view and the deck use this one. */
+     narrowest_plot_width), and its text is shown larger there, and larger again in the presenter view on a phone
+     (rope-viz-present.js, phoneSize). The deck uses this one for every slide. */
   var NARROWEST_PLOT = 640;
   /* The most lines of a scene's caption kept free while no scene is on screen. At the page's width every
      caption fits in two, so the plot stays put as scenes change; on a phone or in a narrow notebook panel,
@@ -281,6 +282,7 @@
        box keeps its size, so the room its scaled drawing leaves below is taken back. Plotly's hover follows the
        transform; the direct drawing works in the plot's own pixels. */
     var narrowest = source.narrowest || NARROWEST_PLOT;
+    plot.dataset.narrowest = String(narrowest);  // for the presenter view on a phone
     function fitWidth() {
       if (gone() || presented() || document.documentElement.classList.contains("rope-viz-deck-on")) { return; }
       var style = getComputedStyle(root);

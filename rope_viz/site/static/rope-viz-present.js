@@ -73,6 +73,25 @@
     };
   }
 
+  /* The same on a screen taller than wide and narrower than the widest plot a page scales down (a phone held
+     upright), for a plot the page lays out at `narrowest` px, less than that widest: the page's own layout
+     (`narrowest` by `pageHeight`, checked to fit) across the screen's `width`, so that its text is larger
+     than on the page, where the plot is as wide as the page's column. A shorter layout would squeeze its
+     panels at that width. */
+  function phoneSize(width, pageHeight, narrowest) {
+    var scale = width / narrowest;
+    return {
+      sideBySide: false,
+      scale: scale,
+      zoom: Math.max(1, scale),
+      width: narrowest,
+      height: pageHeight,
+      screenWidth: width,
+      screenHeight: Math.ceil(pageHeight * scale),
+      stacked: true
+    };
+  }
+
   /* The presenter's plot is less tall than the page's, so a subplot, a title or a legend placed in Plotly's
      paper coordinates (fractions of the plot area's height) would move closer to its neighbours while the
      text between them keeps its size. Map paper y instead piecewise linearly: the gaps between the subplots
@@ -293,10 +312,13 @@
       plot.style.height = size.height + "px";
       return root.scrollHeight <= root.clientHeight;
     }
-    var sizes = (stacked ? STACKED_PLOT_SHARES : PLOT_SHARES).map(function (share) {
-      return stacked ? stackedSize(width, height, presented.pageHeight, share, figures.narrowestPlot) :
-        presenterSize(width, height, share, true);
-    });
+    var narrowest = Number(plot.dataset.narrowest) || figures.narrowestPlot;
+    var phone = stacked && width < figures.narrowestPlot && narrowest < figures.narrowestPlot;
+    var sizes = phone ? [phoneSize(width, presented.pageHeight, narrowest)] :
+      (stacked ? STACKED_PLOT_SHARES : PLOT_SHARES).map(function (share) {
+        return stacked ? stackedSize(width, height, presented.pageHeight, share, figures.narrowestPlot) :
+          presenterSize(width, height, share, true);
+      });
     if (!sizes.some(apply) && stacked) { apply(sizes[0]); }
     plot.dataset.scale = String(size.scale);
     var laid = layOutAt(plot, size);
@@ -425,7 +447,7 @@
   if (figures && figures.extend && Plotly) { figures.extend(addButton); }
   /* Pure helpers, unit-tested on their own (tests/js/). */
   window.RopeVizPresent = {
-    presenterSize: presenterSize, stackedSize: stackedSize, paperMap: paperMap
+    presenterSize: presenterSize, stackedSize: stackedSize, phoneSize: phoneSize, paperMap: paperMap
   };
   /* For the lecture deck, which lays its slides' plots out as this view does. */
   window.RopeVizPresent.layOutAt = layOutAt;
