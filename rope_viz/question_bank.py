@@ -217,17 +217,19 @@ def slowest_wavelength() -> Question:
 
 def neighbour_frequency_ratio() -> Question:
     """Ask for the ratio of neighbouring frequencies: ``theta_{i+1} / theta_i = b^(-2/d)``."""
-    frequencies = rv.inv_freq(64, 10_000.0)
+    dim, base = 64, 10_000.0
+    frequencies = rv.inv_freq(dim, base)
     ratio = float(frequencies[1] / frequencies[0])
     if not np.allclose(frequencies[1:] / frequencies[:-1], ratio):
         raise RuntimeError("the schedule is not geometric")
     return NumericQuestion(
-        "For d = 64 and b = 10,000, what is the ratio θᵢ₊₁ / θᵢ of a pair's frequency to the frequency of "
-        "the pair before it?",
+        f"For d = {dim} and b = {format_number(base)}, what is the ratio θᵢ₊₁ / θᵢ of a pair's frequency to "
+        "the frequency of the pair before it?",
         ratio,
         relative_tolerance=1e-3,
-        explanation=f"θᵢ = b^(−2i/d), so θᵢ₊₁ / θᵢ = b^(−2/d) = 10000^(−2/64) = {format_number(ratio)} for "
-        "every pair: the schedule is geometric. A schedule that starts at 1 but has another ratio is wrong.",
+        explanation=f"θᵢ = b^(−2i/d), so θᵢ₊₁ / θᵢ = b^(−2/d) = {base:.0f}^(−2/{dim}) = "
+        f"{format_number(ratio)} for every pair: the schedule is geometric. A schedule that starts at 1 but "
+        "has another ratio is wrong.",
         link=_link(3, "common-mistake-the-exponent-of-the-schedule", "checking a schedule"),
     )
 
@@ -756,12 +758,14 @@ def raster_order_neighbour() -> Question:
 
 # Chapter 10 -------------------------------------------------------------------------------------------------
 
+#: The base the snippets of :data:`_ANGLE_SNIPPETS` use, written in them as ``10_000.0``.
+_ANGLE_BASE = 10_000.0
 #: Four ways of forming the angles of :data:`_ANGLE_CONTEXT`; the bank runs ``rv.check`` on each.
 _ANGLE_SNIPPETS = (
-    "θ = 10_000.0 ** (-np.arange(d // 2) / d)\nangle = np.outer(positions, θ)",
-    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions, θ)",
-    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions.astype(np.float16), θ)",
-    "θ = 10_000.0 ** (-np.arange(0, d, 2) / d)\n"
+    f"θ = {_ANGLE_BASE:_} ** (-np.arange(d // 2) / d)\nangle = np.outer(positions, θ)",
+    f"θ = {_ANGLE_BASE:_} ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions, θ)",
+    f"θ = {_ANGLE_BASE:_} ** (-np.arange(0, d, 2) / d)\nangle = np.outer(positions.astype(np.float16), θ)",
+    f"θ = {_ANGLE_BASE:_} ** (-np.arange(0, d, 2) / d)\n"
     f"angle = np.outer(np.minimum(positions, {broken_rope.CACHE_LENGTH - 1}), θ)",
 )
 #: The rest of the function: the interleaved pairs ``(2i, 2i + 1)`` as complex numbers, as in Meta's code.
@@ -792,8 +796,8 @@ def which_angles_pass_check() -> Question:
         [(snippet, report.passed) for snippet, report in zip(_ANGLE_SNIPPETS, reports, strict=True)],
         code=True,
         explanation="A loses the factor 2 of the exponent: pair i turns b^(i/d) times too fast, the slowest "
-        f"almost √b = {format_number(10_000.0**0.5)} times ({found[0]}). B is RoPE: θᵢ = b^(−2i/d) and the "
-        "positions as given "
+        f"almost √b = {format_number(_ANGLE_BASE**0.5)} times ({found[0]}). B is RoPE: θᵢ = b^(−2i/d) and "
+        "the positions as given "
         f"({found[1]}). C holds the positions in float16, exact only up to "
         f"{format_number(precision.largest_exact_integer('float16'))} ({found[2]}). D clamps them to a table "
         f"of {format_number(broken_rope.CACHE_LENGTH)} positions, so that distant tokens share one place "
@@ -957,7 +961,7 @@ def half_pairs_without_permuting() -> Question:
 
 def llama3_slowest_wavelength() -> Question:
     """Ask for the slowest wavelength at Llama 3's base: ``2 pi b^((d - 2)/d)``."""
-    dim, base = 128, 500_000.0
+    dim, base, old_base = 128, 500_000.0, 10_000.0
     wavelength = rv.wavelengths(dim, base)[-1]
     return NumericQuestion(
         f"Llama 3 raised the base to {format_number(base)} (d = {dim}). How many tokens does its slowest "
@@ -965,7 +969,7 @@ def llama3_slowest_wavelength() -> Question:
         wavelength,
         unit="tokens",
         explanation=f"2π · {base:.0f}^({dim - 2}/{dim}) ≈ {format_number(wavelength)} tokens, against "
-        f"{format_number(rv.wavelengths(dim, 10_000.0)[-1])} at b = 10,000.",
+        f"{format_number(rv.wavelengths(dim, old_base)[-1])} at b = {format_number(old_base)}.",
         link=_link(3, "a-wavelength-table", "the wavelength table"),
     )
 

@@ -29,6 +29,7 @@ import re
 
 import pytest
 
+from rope_viz.demos.base import NARROWEST_PLOT_WIDTH
 from tests.site.conftest import ROOT, wait_for_figures
 from tests.site.drawing_comparison import compare_step
 from tests.site.plot_fit import PLOT_FIT, PLOT_TEXTS, fit_problems
@@ -194,10 +195,10 @@ def test_plots_fit_their_narrowest_width(open_page, relative):
     for index in range(count):
         figure = page.locator("figure.rope-viz-demo").nth(index).element_handle()
         plan = figure.evaluate(STATES_TO_FIT)
-        if plan["narrowest"] == 640:
+        if plan["narrowest"] == NARROWEST_PLOT_WIDTH:
             continue
         texts = {}
-        for width in (640, plan["narrowest"]):
+        for width in (NARROWEST_PLOT_WIDTH, plan["narrowest"]):
             page.evaluate(LAY_OUT_AT, [figure, width])
             for state in plan["states"]:
                 shown = page.evaluate(SHOW_STATE, [figure, state["indices"], state["key"]])
@@ -205,7 +206,7 @@ def test_plots_fit_their_narrowest_width(open_page, relative):
                 texts[width, state["key"]] = figure.evaluate(PLOT_TEXTS)
         for state in plan["states"]:
             where = f"{relative} figure {index} at {plan['narrowest']} px, sliders at {state['indices']}"
-            wide, narrow = texts[640, state["key"]], texts[plan["narrowest"], state["key"]]
+            wide, narrow = texts[NARROWEST_PLOT_WIDTH, state["key"]], texts[plan["narrowest"], state["key"]]
             new = sorted(set(narrow["overlaps"]) - set(wide["overlaps"]))
             crowded = sorted(set(narrow["edge"]) - set(wide["edge"]) - set(narrow["cut"]))
             if narrow["cut"]:
