@@ -10,6 +10,8 @@ import json
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rope_viz.demos
 from rope_viz.demos.base import (
@@ -22,8 +24,13 @@ from rope_viz.demos.base import (
     View,
     _set_path,
 )
+from rope_viz.demos.clock_face import spaced_labels
 from rope_viz.demos.rotation_2d import SignConvention
-from rope_viz.figures.direct_drawing import with_a_point_in_every_state, with_centred_annotations
+from rope_viz.figures.direct_drawing import (
+    a_blank_label,
+    with_a_point_in_every_state,
+    with_centred_annotations,
+)
 from rope_viz.figures.static import (
     MAX_PAYLOAD_BYTES,
     build_payload,
@@ -217,6 +224,66 @@ def test_empty_states_of_a_trace_get_one_missing_point():
     # Empty in every state: left alone.
     assert figure["data"][1] == {"type": "scatter", "x": [], "y": []}
     assert [view.traces[1] for view in out] == [{}, {}]
+
+
+def test_a_trace_whose_labels_are_all_empty_gets_one_blank_label():
+    trace = {"type": "scatter", "mode": "lines+text", "x": [1.0, 2.0], "y": [0.0, 1.0]}
+    assert a_blank_label({"text": ["", ""]}, trace) == {"text": [" ", ""]}
+    assert a_blank_label({"text": ["", None, ""]}, trace) == {"text": [" ", None, ""]}
+    # A label already there, no text mode, no points, or one label for every point: left as it is.
+    assert a_blank_label({"text": ["", "m = 4"]}, trace) == {"text": ["", "m = 4"]}
+    assert a_blank_label({"text": ["", ""]}, {**trace, "mode": "lines"}) == {"text": ["", ""]}
+    assert a_blank_label({"text": [None], "x": [None]}, trace) == {"text": [None], "x": [None]}
+    assert a_blank_label({"text": []}, trace) == {"text": []}
+    assert a_blank_label({"text": ""}, trace) == {"text": ""}
+    # The labels may come from the trace itself, and the mode from the update.
+    assert a_blank_label({}, {**trace, "text": ["", ""]}) == {"text": [" ", ""]}
+    assert a_blank_label({"mode": "text", "text": [""]}, {**trace, "mode": "lines"}) == {
+        "mode": "text",
+        "text": [" "],
+    }
+
+
+def test_site_text_traces_have_a_label_in_every_drawn_state(demo):
+    """Plotly draws no <text> for an empty label, and the direct drawing copies one it drew for the same
+    trace: a trace drawn with text and with points must have a label, blank or not, in every state."""
+    payload = build_payload(demo)
+    arrays = payload["arrays"]
+    for k, trace in enumerate(payload["figure"]["data"]):
+        if "text" not in str(trace.get("mode", "")):
+            continue
+        for state in [{"t": [{}] * len(payload["figure"]["data"])}, *payload["states"]]:
+            update = state["t"][k]
+            labels = _resolved(update.get("text", trace.get("text")), arrays)
+            xs = _resolved(update.get("x", trace.get("x")), arrays)
+            if isinstance(labels, list) and labels and xs and any(x is not None for x in xs):
+                assert any(label not in ("", None) for label in labels), f"trace {k} ({trace.get('name')})"
+
+
+@given(
+    st.lists(st.floats(min_value=-720.0, max_value=720.0, allow_nan=False), max_size=12),
+    st.floats(min_value=0.5, max_value=90.0),
+)
+def test_spaced_labels_keep_the_first_and_never_crowd(angles, gap):
+    labels = spaced_labels(angles, gap)
+    kept = [k for k, label in enumerate(labels) if label]
+    assert all(labels[k] == str(k) for k in kept)
+    assert (kept[:1] == [0]) if angles else labels == []
+
+    def around(a: float, b: float) -> float:
+        return abs((a - b + 180.0) % 360.0 - 180.0)
+
+    for a, b in itertools.combinations(kept, 2):
+        assert around(angles[a], angles[b]) >= gap - 1e-9
+    # Every label left out would have crowded one kept.
+    for k in set(range(len(angles))) - set(kept):
+        assert any(around(angles[k], angles[j]) < gap + 1e-9 for j in kept)
+
+
+def test_spaced_labels_refuse_a_gap_that_is_not_positive():
+    for gap in (0.0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="gap_degrees"):
+            spaced_labels([0.0, 90.0], gap)
 
 
 def test_site_annotations_whose_words_change_are_centred(demo):

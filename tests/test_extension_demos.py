@@ -3,6 +3,8 @@ and rope_viz.extension (tests/test_demos.py checks the generic contract of every
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -19,7 +21,7 @@ from rope_viz.demos.extension_presets import (
     length_lines,
     preset_scaling,
 )
-from rope_viz.demos.extension_resolution import InterpolationResolution
+from rope_viz.demos.extension_resolution import LABEL_GAP_DEGREES, InterpolationResolution
 from rope_viz.demos.extension_style import pair_range
 from rope_viz.demos.extension_temperature import KEYS, TRAINED_KEYS, YarnTemperature
 from rope_viz.demos.extension_yarn import YarnBands, yarn_parameters
@@ -60,6 +62,20 @@ def test_resolution_rings_are_the_first_tokens_angles():
     np.testing.assert_allclose(plain, np.degrees(np.mod(tokens * 1.0, 2 * np.pi)), atol=0.05)
     np.testing.assert_allclose(ntk, plain, atol=0.05)  # the NTK-aware change leaves pair 0 alone
     np.testing.assert_allclose(pi, np.degrees(tokens / 8.0), atol=0.05)
+
+
+@pytest.mark.parametrize("pair", [0, 16, 24, 63])
+def test_resolution_labels_name_the_tokens_without_crowding(pair):
+    """Token 0 is always labelled; labels kept are at least LABEL_GAP_DEGREES apart on the outer ring."""
+    view = InterpolationResolution().view(factor=8, pair=pair)
+    plain = view.traces[3]
+    angles = np.array(plain["customdata"])[:, 1]
+    kept = [k for k, label in enumerate(plain["text"]) if label]
+    assert kept[0] == 0 and all(plain["text"][k] == str(k) for k in kept)
+    for a, b in itertools.combinations(kept, 2):
+        assert abs((angles[a] - angles[b] + 180) % 360 - 180) >= LABEL_GAP_DEGREES - 0.1
+    if pair == 0:  # a radian a token: every token has room
+        assert kept == list(range(8))
 
 
 def test_dynamic_markers_follow_both_rules():

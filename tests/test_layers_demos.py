@@ -36,7 +36,12 @@ from rope_viz.demos.layers_map import (
 )
 from rope_viz.demos.layers_mla import ROPE_DIMS, MLAScoreSplit, cut_weights, score_parts
 from rope_viz.demos.layers_partial import FRACTIONS, HEAD_SIZES, PartialRotary, partial_rotary_wavelengths
-from rope_viz.demos.layers_temperatures import POSITIONS, TemperatureFamily
+from rope_viz.demos.layers_temperatures import (
+    LABEL_ON_THE_LEFT_FROM,
+    POSITIONS,
+    SITE_POSITIONS,
+    TemperatureFamily,
+)
 from rope_viz.scaling import from_config
 
 bases = st.floats(min_value=100.0, max_value=1e8)
@@ -304,7 +309,25 @@ def test_the_curves_and_the_markers_are_logit_multipliers(sized):
     for update, values in zip(view.traces[:6], table.values(), strict=True):
         np.testing.assert_allclose(update["y"], values, rtol=1e-4)
     at = logit_multipliers([131072.0], sized_to_position=bool(sized))
-    np.testing.assert_allclose(view.traces[7]["y"], [value[0] for value in at.values()], rtol=1e-4)
+    np.testing.assert_allclose(view.traces[-1]["y"], [value[0] for value in at.values()], rtol=1e-4)
+
+
+@pytest.mark.parametrize("position", SITE_POSITIONS)
+def test_the_line_at_m_is_labelled_on_one_side_only(position):
+    """The label sits right of the line, or left of it from LABEL_ON_THE_LEFT_FROM on (right of the line
+    there it would run past a narrow plot's edge); always at the top of the axis, above the legend."""
+    demo = TemperatureFamily()
+    view = demo.view(sized=0, position=position)
+    line, left = view.traces[6], view.traces[7]
+    top = view.layout["yaxis.range"][1]
+    assert line["x"] == [position, position] and left["x"] == [position]
+    assert line["y"][1] == left["y"][0] == top
+    label = f"m = {position:,.0f}"
+    on_the_left = position >= LABEL_ON_THE_LEFT_FROM
+    assert line["text"] == ["", "" if on_the_left else label]
+    assert left["text"] == [label if on_the_left else ""]
+    assert demo.base_figure()["data"][7]["textposition"] == "top left"
+    assert demo.base_figure()["data"][6]["textposition"] == "top right"
 
 
 def test_longrope_sized_to_the_position_is_log_n_scaling_with_its_own_length():

@@ -95,3 +95,22 @@ def dial_axes(
             "constrain": "domain",
         },
     }
+
+
+def spaced_labels(angle_degrees: object, gap_degrees: float) -> list[str]:
+    """Return each point's number as its label, or ``""`` where it would crowd a label already kept.
+
+    The points lie on one ring at the given angles. The first point's label is kept, then the last's, then
+    the others in order, each only if its angle is at least ``gap_degrees`` from every kept label's (measured
+    around the circle: 350° is 20° from 10°). Labels of points closer than that would overlap.
+    """
+    if not gap_degrees > 0:
+        raise ValueError(f"gap_degrees must be positive, got {gap_degrees!r}")
+    angles = np.asarray(angle_degrees, dtype=float).ravel()
+    count = len(angles)
+    kept: list[int] = []
+    for k in dict.fromkeys([0, count - 1, *range(1, count - 1)]) if count else []:
+        around = np.abs(np.mod(angles[k] - angles[kept] + 180.0, 360.0) - 180.0)
+        if np.all(around >= gap_degrees):
+            kept.append(k)
+    return [str(k) if k in kept else "" for k in range(count)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, Scene, View
-from rope_viz.demos.clock_face import dial_axes, dial_traces, xy
+from rope_viz.demos.clock_face import dial_axes, dial_traces, spaced_labels, xy
 from rope_viz.demos.extension_style import FONT_SIZE, NTK, PI, PLAIN, panel_title, significant
 from rope_viz.extension import neighbour_angles
 from rope_viz.frequencies import inv_freq
@@ -22,10 +22,15 @@ TOKENS = 8
 FACTORS = (1, 2, 4, 8, 16, 32)
 PAIRS = (0, 2, 4, 8, 16, 24, 32, 48, 63)
 RINGS = {"plain": 1.0, "ntk": 0.74, "pi": 0.48}
+#: Tokens on the outer ring closer than this (degrees) share one label: 10° of the ring is about 19 px where
+#: the plot is narrowest (520 px), more than a label's height.
+LABEL_GAP_DEGREES = 10.0
 
 
 class InterpolationResolution(Demo):
     """The first tokens on one pair's clock under plain RoPE, NTK-aware scaling and PI; every pair's step."""
+
+    narrowest_plot_width = 520
 
     title = "Neighbouring tokens under position interpolation and the NTK-aware base change"
     controls = (
@@ -160,7 +165,7 @@ class InterpolationResolution(Demo):
                 "customdata": np.column_stack([tokens, np.round(angle, 1)]).tolist(),
             }
             if key == "plain":
-                update["text"] = [str(token) for token in tokens]
+                update["text"] = spaced_labels(angle, LABEL_GAP_DEGREES)
             rings.append(update)
         degrees = {
             key: np.degrees(value) for key, value in (("plain", theta), ("ntk", ntk_theta), ("pi", pi_theta))

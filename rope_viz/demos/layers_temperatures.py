@@ -58,6 +58,9 @@ POSITIONS = np.unique(
     )
 )
 POSITION_RANGE = [0.0, 7.0]
+#: From this position on, the label of the line at ``m`` sits to its left: to its right it would run past
+#: the plot's edge on a narrow screen.
+LABEL_ON_THE_LEFT_FROM = 500_000.0
 
 
 def logit_factor_table(sized_to_position: bool) -> dict[str, np.ndarray]:
@@ -67,6 +70,8 @@ def logit_factor_table(sized_to_position: bool) -> dict[str, np.ndarray]:
 
 class TemperatureFamily(Demo):
     """The factor six methods put on the attention logits, against the query's position."""
+
+    narrowest_plot_width = 560
 
     title = "Attention temperatures: the factor on the logits against the query's position"
     controls = (
@@ -113,7 +118,7 @@ class TemperatureFamily(Demo):
     )
 
     def base_figure(self) -> dict:
-        """One curve per method, a vertical line at ``m`` and a marker on each curve there."""
+        """One curve per method, a labelled vertical line at ``m`` and a marker on each curve there."""
         data = []
         for key, (color, dash) in METHOD_STYLE.items():
             name = LOGIT_MULTIPLIER_LABELS[key]
@@ -128,6 +133,17 @@ class TemperatureFamily(Demo):
                 }
             )
         data.append(reference_line("m", "dot", axes=("x", "y")))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "text",
+                "name": "m, labelled on the left",
+                "textposition": "top left",
+                "cliponaxis": False,
+                "hoverinfo": "skip",
+                "showlegend": False,
+            }
+        )
         data.append(
             {
                 "type": "scatter",
@@ -167,10 +183,13 @@ class TemperatureFamily(Demo):
         parts = ", ".join(f"{SHORT_NAMES[key]} {value:.3f}" for key, value in at.items())
         mode = "s = max(1, (m + 1)/L) for the first three" if sized_to_position else "each as its model runs"
         readout = f"At m = {position:,.0f} ({mode}), logits × {parts}."
+        label = f"m = {position:,.0f}"
+        on_the_left = position >= LABEL_ON_THE_LEFT_FROM
         return View(
             traces=[
                 *({"y": significant(table[key], 5)} for key in METHOD_STYLE),
-                {"x": [position, position], "y": [0.95, high - 0.05], "text": ["", f"m = {position:,.0f}"]},
+                {"x": [position, position], "y": [0.95, high], "text": ["", "" if on_the_left else label]},
+                {"x": [position], "y": [high], "text": [label if on_the_left else ""]},
                 {"x": [position] * len(at), "y": significant(list(at.values()), 5)},
             ],
             layout={"yaxis.range": [0.95, high]},

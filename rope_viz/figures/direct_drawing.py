@@ -13,9 +13,11 @@ so that Plotly, whenever it redraws, shows the very same thing:
   :func:`axis_ticks`);
 * :func:`with_explicit_colorbar_ticks`: the same for a heatmap colour bar whose ``zmin``/``zmax`` change;
 * :func:`with_centred_annotations`: an annotation without an arrow that Plotly centres on its position by
-  default (``xanchor: "auto"``) says so (``xanchor: "center"``), so that its words can change directly.
+  default (``xanchor: "auto"``) says so (``xanchor: "center"``), so that its words can change directly;
+* :func:`a_blank_label`: a trace drawn with text whose labels are all empty in a state gets one blank label
+  there, so that Plotly draws a ``<text>`` the script can copy when a label appears.
 
-:func:`prepare_states` applies all five, as the site's payload needs
+:func:`prepare_states` applies all six, as the site's payload needs
 (:func:`rope_viz.figures.static.build_payload`); the live front end (:mod:`rope_viz.figures.live_states`)
 applies the same steps one state at a time.
 """
@@ -293,6 +295,25 @@ def is_empty(update: dict[str, Any], trace: dict[str, Any]) -> bool:
     return xs is not None and len(xs) == 0
 
 
+def a_blank_label(update: dict[str, Any], trace: dict[str, Any]) -> dict[str, Any]:
+    """``update`` with a blank first label if the trace is drawn with text and every label in it is empty.
+
+    Plotly draws no ``<text>`` for an empty label, and the page's script writes a label that appears only
+    into a ``<text>`` copied from one Plotly drew for the same trace. A trace whose labels are all empty in
+    the state Plotly draws would leave nothing to copy; with one blank label (``" "``, which shows nothing)
+    Plotly draws one. A trace without points, or with a label that is not empty, is left as it is.
+    """
+    if "text" not in str(update.get("mode", trace.get("mode", ""))):
+        return update
+    labels = update.get("text", trace.get("text"))
+    xs = update.get("x", trace.get("x"))
+    if not isinstance(labels, list | tuple) or not labels or any(label not in ("", None) for label in labels):
+        return update
+    if xs is None or all(x is None for x in xs):
+        return update
+    return {**update, "text": [" ", *labels[1:]]}
+
+
 def one_missing_point(update: dict[str, Any]) -> dict[str, Any]:
     """``update`` with every empty per-point list replaced by one ``None``."""
     return {
@@ -440,11 +461,24 @@ def with_centred_annotations(layout: dict[str, Any], views: Sequence[View]) -> N
 def prepare_states(figure: dict[str, Any], views: list[View], default: int) -> list[View]:
     """Return ``views`` prepared for the direct drawing, updating ``figure`` (showing state ``default``).
 
-    The five preparations of this module, in the order they depend on each other: a point in every state,
+    The six preparations of this module, in the order they depend on each other: a point in every state,
     fixed autoranges, then explicit ticks on the axes whose ranges now move, then colour-bar ticks; and
-    centred annotations, which depend on nothing else.
+    centred annotations and blank labels, which depend on nothing else (a blank label goes only where the
+    trace has points already).
     """
     with_centred_annotations(figure["layout"], views)
+    figure["data"] = [{**trace, **a_blank_label(trace, trace)} for trace in figure["data"]]
+    views = [
+        View(
+            traces=[
+                a_blank_label(update, trace)
+                for update, trace in zip(view.traces, figure["data"], strict=True)
+            ],
+            layout=view.layout,
+            readout=view.readout,
+        )
+        for view in views
+    ]
     views = with_a_point_in_every_state(figure, views, default)
     views = with_fixed_autoranges(figure, views, default)
     views = with_explicit_ticks(figure["layout"], views)

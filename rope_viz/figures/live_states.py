@@ -12,7 +12,8 @@ preparations to every state that could need them:
 * every axis with a range in a state gets explicit ticks in Plotly's label style
   (:mod:`rope_viz.figures.direct_drawing`);
 * a heatmap colour bar gets explicit ticks over its ``zmin``/``zmax``;
-* an annotation that Plotly centres by default says so, once, in the initial figure.
+* an annotation that Plotly centres by default says so, once, in the initial figure;
+* a trace drawn with text whose labels are all empty gets one blank label.
 
 The page's script can then draw every state straight in the SVG (``rope-viz-direct.js``), and Plotly, when it
 redraws, shows the very same axes. States are plain JSON (arrays inline, no shared table).
@@ -27,6 +28,7 @@ from typing import Any
 
 from rope_viz.demos.base import Demo, View
 from rope_viz.figures.direct_drawing import (
+    a_blank_label,
     axis_name,
     axis_ticks,
     data_range,
@@ -92,7 +94,7 @@ class LiveStates:
         traces = [
             one_missing_point(update)
             if trace.get("type", "scatter") == "scatter" and is_empty(update, trace)
-            else dict(update)
+            else a_blank_label(dict(update), trace)
             for update, trace in zip(view.traces, self._traces, strict=True)
         ]
         layout = dict(view.layout)
