@@ -371,7 +371,7 @@ LOGIT_MULTIPLIER_LABELS = {
     "deepseek": "DeepSeek-V3 (s = 40, mscale = mscale_all_dim = 1)",
     "llama4": "Llama 4 Scout, NoPE layers (floor_scale 8192, attn_scale 0.1)",
     "llama_4_scaling": "Ministral 3 (llama_4_scaling_beta 0.1, L = 16384)",
-    "qwen_logn": "Qwen-7B log-n (n = 2048)",
+    "qwen_logn": "Qwen-7B log-n (first release, n = 2048)",
 }
 """A legend entry for every key of :func:`logit_multipliers`."""
 
@@ -388,14 +388,14 @@ def logit_multipliers(positions: object, *, sized_to_position: bool = False) -> 
     * ``"deepseek"``: ``s = 40``, ``mscale = mscale_all_dim = 1``, ``L = 4096``, DeepSeek-V3's config.json;
     * ``"llama4"``: ``floor_scale = 8192``, ``attn_scale = 0.1``, transformers' ``Llama4TextConfig`` defaults;
     * ``"llama_4_scaling"``: ``beta = 0.1``, ``L = 16384``, transformers' ``Ministral3Config`` defaults;
-    * ``"qwen_logn"``: ``n = 2048``, Qwen-7B's ``seq_length``.
+    * ``"qwen_logn"``: ``n = 2048``, the ``seq_length`` of Qwen-7B's first release.
 
     The first three come from the Hub configs (kept in :mod:`rope_viz.presets` for Qwen2.5 and DeepSeek-V3)
     and are not in transformers' source, which ships no such defaults; the fourth and fifth are confirmed
     against transformers' configuration defaults by the tests, not against the Hub files of Llama 4 Scout and
     Ministral 3; Qwen-7B's 2048 is its first release's ``seq_length`` (later revisions of the repository
-    raised it), also outside transformers. Llama 3.1 is absent: its ``llama3`` rule sets no attention
-    factor.
+    are not checked here), also outside transformers. Llama 3.1 is absent: its ``llama3`` rule sets no
+    attention factor.
 
     Parameters
     ----------

@@ -162,8 +162,11 @@ def half_the_pairs(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """WRONG: turns only the first ``d/4`` pairs and leaves the others as they are.
 
     The cos/sin table was cut to half its width and the remaining coordinates copied through. Rotating part of
-    a head is a legitimate design (GPT-NeoX's ``rotary_pct``) only when the frequencies are computed for the
-    rotated width; here pairs ``d/4 .. d/2 - 1`` simply do not turn.
+    a head is a design of its own when a model declares it, in one of two ways: GPT-NeoX's (``rotary_pct``,
+    ``partial_rotary_factor``) spreads the frequency schedule over the rotated channels alone, and
+    proportional RoPE (p-RoPE, Gemma 4's ``rope_type`` ``"proportional"``) spreads it over the whole head, as
+    plain RoPE does, and switches the slow pairs off. This function computes the second, with ``p = 0.5``;
+    but it claims to be plain RoPE, in which pairs ``d/4 .. d/2 - 1`` turn too.
     """
     x = np.asarray(x, dtype=np.float64)
     dim = x.shape[-1]
@@ -231,9 +234,9 @@ def float16_positions(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
 def bfloat16_angles(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """WRONG: the angles ``m theta_i`` are formed in float32 and stored in bfloat16 before cos and sin.
 
-    bfloat16 keeps 8 significant bits, so every angle is off by up to ``2**-8`` of itself: 0.002 rad at one
-    radian, up to 16 rad for pair 0 just past position 4096. (Emulated by rounding the float32 significand to
-    8 bits.)
+    bfloat16 keeps 8 significant bits, so every angle is off by up to ``2**-8`` of itself: up to about
+    0.004 rad just above one radian (its numbers there are ``2**-7`` apart), up to 16 rad for pair 0 just past
+    position 4096. (Emulated by rounding the float32 significand to 8 bits.)
     """
     theta = _theta(np.shape(x)[-1]).astype(np.float32)
     angle = round_to_bfloat16(np.asarray(positions, dtype=np.float32)[:, None] * theta).astype(np.float64)
@@ -244,8 +247,9 @@ def float32_angles(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """IMPRECISE: positions, frequencies and angles in float32, as transformers forms them.
 
     transformers' ``LlamaRotaryEmbedding.forward`` (transformers 5.x) computes ``inv_freq @ position_ids`` in
-    float32. Enough for most models, but near position 8000 an angle is already off by up to 7e-4 rad, far
-    from the float64 precision that :func:`rope_viz.rotate` keeps.
+    float32. Enough for most models, but over positions up to 8192 an angle is already off by up to 3.0e-4 rad
+    for ``d = 64`` (4.9e-4 rad for ``d = 128``), far from the float64 precision that :func:`rope_viz.rotate`
+    keeps.
     """
     theta = _theta(np.shape(x)[-1]).astype(np.float32)
     angle = (np.asarray(positions, dtype=np.float32)[:, None] * theta).astype(np.float64)

@@ -93,42 +93,56 @@ def sincos_product(x: object, table: object) -> np.ndarray:
 
     A rotation by ``m theta_i`` would instead compute ``x_a cos - x_b sin`` and ``x_a sin + x_b cos`` for
     every pair ``(a, b)`` (:func:`rope_viz.rotate`). Like the einsum, the rows of ``table`` are paired with
-    the *second* axis of ``x``, which must have the same length: a table precomputed for 512 positions does
-    not fit a shorter input. Fed inputs laid out sequence first, ``(seq, batch, dim)``, as
-    ``torch.nn.MultiheadAttention`` takes them by default (``batch_first=False``), that axis is the batch:
-    every position of a sequence then gets the same row, the one of its index in the batch.
+    the *second* axis of ``x``, and the shapes are matched as the einsum matches them: the second and third
+    axes of ``x`` must each have the length of the table's axis, or one of the two must have length 1, which
+    is then repeated to the other's length (broadcast). So a table precomputed for 512 positions does not fit
+    an input of 10 positions, but it does fit an input whose second axis has length 1: that single vector
+    comes back 512 times, each copy multiplied by a different row. Fed inputs laid out sequence first,
+    ``(seq, batch, dim)``, as ``torch.nn.MultiheadAttention`` takes them by default (``batch_first=False``),
+    the second axis is the batch: every position of a sequence then gets the same row, the one of its index
+    in the batch, and a batch of one sequence is copied once for each row of the table.
 
     Parameters
     ----------
     x : array_like
         Shape ``(batch, seq, dim)``; finite.
     table : array_like
-        Shape ``(seq, dim)``, e.g. ``sincos_table(np.arange(seq), dim)``.
+        Shape ``(seq, dim)``, e.g. ``sincos_table(np.arange(seq), dim)``, or one that broadcasts with
+        ``x.shape[1:]``.
 
     Returns
     -------
     numpy.ndarray
-        Shape ``(batch, seq, dim)``, float64.
+        Shape ``(batch, seq, dim)``, with ``seq`` and ``dim`` the broadcast lengths, float64.
 
     Raises
     ------
     ValueError
-        If ``x`` is not 3-D, or ``table`` does not have shape ``(seq, dim)``.
+        If ``x`` is not 3-D, ``table`` is not 2-D, or their shapes do not broadcast as above.
 
     Examples
     --------
     >>> sincos_product(np.ones((1, 1, 4)), sincos_table([0], 4))
     array([[[0., 0., 1., 1.]]])
 
+    One vector and a table of three rows: the vector is copied, one copy per row.
+
+    >>> sincos_product(np.ones((1, 1, 2)), sincos_table([0, 1, 2], 2)).round(3)
+    array([[[ 0.   ,  1.   ],
+            [ 0.841,  0.54 ],
+            [ 0.909, -0.416]]])
+
     """
     x = check_real_array(x, "x").astype(np.float64, copy=False)
     table = check_real_array(table, "table").astype(np.float64, copy=False)
     if x.ndim != 3:
         raise ValueError(f"x must have shape (batch, seq, dim), got shape {x.shape}")
-    if table.shape != x.shape[1:]:
+    if table.ndim != 2 or any(
+        a != b and 1 not in (a, b) for a, b in zip(x.shape[1:], table.shape, strict=True)
+    ):
         raise ValueError(
-            f"table must have shape (seq, dim) = {x.shape[1:]} to match x of shape {x.shape}, "
-            f"got shape {table.shape}"
+            f"table must have shape (seq, dim) = {x.shape[1:]} to match x of shape {x.shape}, or an axis of "
+            f"length 1 where x has another (einsum broadcasts it), got shape {table.shape}"
         )
     return np.einsum("bnd,nd->bnd", x, table)
 

@@ -209,8 +209,8 @@ def slowest_wavelength() -> Question:
         wavelength,
         unit="tokens",
         explanation=f"λ = 2π b^((d−2)/d) = 2π · {base:.0f}^({dim - 2}/{dim}) ≈ {format_number(wavelength)} "
-        "tokens, just "
-        "under 2πb, because the slowest pair's exponent is (d − 2)/d, not 1.",
+        f"tokens, one factor b^(2/d) = {format_number(base ** (2 / dim))} below 2πb ≈ "
+        f"{format_number(2 * np.pi * base)}, because the slowest pair's exponent is (d − 2)/d, not 1.",
         link=_link(3, "a-wavelength-table", "the wavelength table"),
     )
 
@@ -358,7 +358,8 @@ def bound_is_not_monotone() -> Question:
             ("falls overall, but rises again many times", bool(bound[-1] < bound[0] and peaks > 10)),
         ],
         explanation=f"Between r = 0 and 2,000 the bound has {peaks} local maxima: it shrinks overall, as "
-        "the fast part of the walk of unit arrows curls up, but it is neither tight nor monotone.",
+        "the fast part of the walk of unit arrows curls up, but it is not monotone, and it lies far above "
+        "the scores of typical queries and keys.",
         link=_link(5, "it-is-not-monotone", "the bound is not monotone"),
     )
 
@@ -494,16 +495,22 @@ def deepseek_rotary_factor() -> Question:
 
 
 def longrope_factor_meaning() -> Question:
-    """Ask what ``factor`` changes in a LongRoPE block: only the factor ``sqrt(1 + ln s / ln L)``."""
+    """Ask what ``factor`` changes in a LongRoPE block: only the factor ``sqrt(1 + ln s / ln L)``.
+
+    As in transformers 5.x (``_compute_longrope_parameters``); in 4.x a top-level
+    ``original_max_position_embeddings``, as in Phi-3's configs, replaces ``factor`` by the ratio of the two
+    lengths.
+    """
     config = rv.presets.get("phi-3.5-mini-instruct").config
     built, tried = [], (16.0, 32.0)
     for factor in tried:
         changed = {**config, "rope_scaling": {**config["rope_scaling"], "factor": factor}}
         built.append([rv.scaling.from_config(changed, seq_len=length) for length in (None, 8_192)])
     same_frequencies = all(np.array_equal(a.inv_freq, b.inv_freq) for a, b in zip(*built, strict=True))
-    other_factor = not math.isclose(built[0][0].attention_factor, built[1][0].attention_factor)
+    attention_factors = [scalings[0].attention_factor for scalings in built]
+    other_factor = not math.isclose(*attention_factors)
     return _choice(
-        "In a LongRoPE (`longrope`) block, what does `factor` change?",
+        "In transformers 5.x, what does `factor` change in a LongRoPE (`longrope`) block?",
         [
             ("how much every pair is slowed", False),
             ("only the attention factor on cos and sin", same_frequencies and other_factor),
@@ -511,9 +518,13 @@ def longrope_factor_meaning() -> Question:
             ("the frequencies of the long list only", not same_frequencies),
         ],
         explanation="Each pair's slow-down comes from the searched lists short_factor and long_factor; "
-        f"`factor` only enters the attention factor √(1 + ln s / ln L). Changing it from {tried[0]:g} to "
-        f"{tried[1]:g} leaves every frequency of Phi-3.5-mini as it was.",
-        link=_link(7, "ch07-code-vs-paper", "code versus paper"),
+        "`factor` only enters the attention factor, √(1 + ln s / ln L) by default. Changing it from "
+        f"{tried[0]:g} to {tried[1]:g} leaves every frequency of Phi-3.5-mini as it was and moves the "
+        f"attention factor from {format_number(attention_factors[0])} to "
+        f"{format_number(attention_factors[1])}. "
+        "transformers 4.x differs: there a top-level `original_max_position_embeddings`, as in Phi-3's "
+        "configs, replaces `factor` by the ratio of the two lengths, so `factor` changes nothing.",
+        link=_link(7, "ch07-real-models", "real models"),
     )
 
 
@@ -570,7 +581,10 @@ def llama4_nope_layers() -> Question:
 
 
 def partial_rotary_wavelength_ratio() -> Question:
-    """Ask how much slower GPT-NeoX's slowest rotated pair is: ``b^((pd - 2)/(pd)) / b^((pd - 2)/d)``."""
+    """Ask how much slower GPT-NeoX's slowest rotated pair is: ``b^((p h - 2)/(p h)) / b^((p h - 2)/h)``.
+
+    ``h`` is ``head_dim`` and ``p`` is ``partial_rotary_factor``.
+    """
     gemma4 = next(layer for layer in rv.presets.load_layers("gemma-4-31b") if layer.head_dim == 512)
     dim, fraction = gemma4.head_dim, gemma4.parameters.partial_rotary_factor
     base = gemma4.parameters.rope_theta
@@ -581,15 +595,15 @@ def partial_rotary_wavelength_ratio() -> Question:
     slow_proportional = float(_finite_wavelengths(proportional).max())
     rotated = neox.rotary_dim
     return NumericQuestion(
-        f"A head of d = {dim} channels, b = {format_number(base)} and `partial_rotary_factor` p = "
+        f"A head of head_dim = {dim} channels, b = {format_number(base)} and `partial_rotary_factor` p = "
         f"{fraction:g} (Gemma 4's global head), read the GPT-NeoX way and the proportional way: how many "
         "times longer is the wavelength of the slowest rotated pair in the GPT-NeoX reading?",
         slow_neox / slow_proportional,
         relative_tolerance=0.01,
-        explanation=f"GPT-NeoX spreads the whole schedule over the p d = {rotated} rotated channels: "
-        f"λ = 2π b^({rotated - 2}/{rotated}) ≈ {format_number(round(slow_neox))} tokens. Proportional RoPE "
-        f"keeps θᵢ = b^(−2i/d) and stops at pair {rotated // 2 - 1}: λ = 2π b^({rotated - 2}/{dim}) ≈ "
-        f"{format_number(round(slow_proportional))} tokens. The ratio is "
+        explanation=f"GPT-NeoX spreads the whole schedule over the p · head_dim = {rotated} rotated "
+        f"channels: λ = 2π b^({rotated - 2}/{rotated}) ≈ {format_number(round(slow_neox))} tokens. "
+        f"Proportional RoPE keeps θᵢ = b^(−2i/d) with d = head_dim and stops at pair {rotated // 2 - 1}: "
+        f"λ = 2π b^({rotated - 2}/{dim}) ≈ {format_number(round(slow_proportional))} tokens. The ratio is "
         f"{format_number(slow_neox / slow_proportional)}: a loader that reads Gemma 4's config the GPT-NeoX "
         "way gives its global layers very slow positional pairs where the model has only fast ones.",
         link=_link(8, "ch08-partial", "partial rotary"),
@@ -984,8 +998,9 @@ def phi2_rotated_channels() -> Question:
         phi.rotary_dim,
         relative_tolerance=0.0,
         unit="channels",
-        explanation=f"The first int(p · d) = int({factor:g} · {phi.head_dim}) = {phi.rotary_dim} channels, "
-        f"{phi.rotary_dim // 2} pairs, with the frequency schedule spread over them alone; the other "
+        explanation=f"The first int(p · head_dim) = int({factor:g} · {phi.head_dim}) = {phi.rotary_dim} "
+        f"channels, {phi.rotary_dim // 2} pairs, with the frequency schedule spread over them alone (d = "
+        f"{phi.rotary_dim} in θᵢ = b^(−2i/d)); the other "
         f"{phi.head_dim - phi.rotary_dim} pass through unrotated. Proportional RoPE (Gemma 4) reads the same "
         "key differently.",
         link=_link(8, "ch08-partial", "partial rotary"),

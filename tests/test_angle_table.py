@@ -112,3 +112,23 @@ def test_the_readout_counts_the_red_columns_at_every_base(base):
         assert "no column of the cos table stays red" in readout
     else:
         assert f"{red_columns} turn so little that cos stays above {RED_COS:g}" in readout
+
+
+def test_raising_the_base_changes_the_left_and_the_middle_not_the_red_block_on_the_right():
+    """The scene "raise the base" and chapter 3's answer: at base 1,000,000 fewer columns cycle and the red
+    block on the right grows leftwards; the columns red at base 10,000 stay red, and column 0 is unchanged."""
+    [scene] = [scene for scene in AngleTable.scenes if scene.name == "raise the base"]
+    bases = (10_000, AngleTable().scene_values(scene)["base"])
+    low, high = (table(base, 0) for base in bases)  # (128, d/2) each
+    # a column cycles (red, through blue, back to red) when its pair turns once by the last row
+    cycling_low, cycling_high = (set(np.flatnonzero(rv.wavelengths(DIM, b) <= POSITIONS[-1])) for b in bases)
+    assert cycling_high < cycling_low
+    red_low, red_high = (np.flatnonzero(cos.min(axis=0) > RED_COS) for cos in (low, high))
+    for block in (red_low, red_high):
+        np.testing.assert_array_equal(block, np.arange(block[0], DIM // 2))  # a block on the right
+    assert red_high[0] < red_low[0]  # it grows leftwards
+    np.testing.assert_array_equal(low[:, 0], high[:, 0])
+    # every column from 1 up to the old red block changes; the old red block barely changes shade
+    change = np.abs(low - high).max(axis=0)
+    assert change[1 : red_low[0]].min() > 0.1
+    assert change[red_low].max() < 0.1

@@ -7,7 +7,8 @@
   minute.
 * What the interview page and the glossary state about the code holds for ``rope_viz``: the quarter turn of
   ``rotate_half``, the lost factor 2, YaRN's two ``mscale`` values, which methods a KV cache trips up,
-  float16's largest number, the two permutations.
+  float16's largest number, the two permutations, what ``factor`` does for YaRN and LongRoPE (and in which
+  transformers version), Qwen3-VL's time ids, and the output channels the weight permutation reorders.
 """
 
 from __future__ import annotations
@@ -356,3 +357,122 @@ def test_the_glossary_credits_no_order_of_the_axial_halves_to_heo():
     assert "RoPE-Mixed learns a row and a column frequency for every pair" in text
     interview = _one_line(INTERVIEW.read_text(encoding="utf-8"))
     assert "RoPE-Mixed learns a row and a column frequency for every pair" in interview
+
+
+def _method_item(rope_type: str) -> str:
+    """The item of the glossary's ``factor`` entry that says what ``rope_type`` does with it."""
+    (definition,) = [
+        text for term, text in _glossary_entries().items() if "`factor`" in term and "$s$" in term
+    ]
+    (item,) = re.findall(rf"^- `{rope_type}`:(.*?)(?=^- |^$|\Z)", definition, re.MULTILINE | re.DOTALL)
+    return _one_line(item)
+
+
+def test_longrope_credits_its_attention_factor_to_the_code_and_names_the_version():
+    item = _method_item("longrope")
+    sentences = re.split(r"(?<=\.) (?=[A-Z])", item)
+    formula = r"$a = \sqrt{1 + \ln s / \ln L}$"
+    (with_formula,) = [sentence for sentence in sentences if formula in sentence]
+    assert "Ding et al." not in with_formula, "the formula is transformers' default, from Phi-3's code"
+    assert "`_compute_longrope_parameters` of transformers 5.x" in with_formula
+    assert "Phi-3's LongRoPE code" in item and "In transformers 4.x" in item
+    # transformers 5.x: `factor` sets a and no frequency; without it, the ratio of the two lengths
+    config = rv.presets.get("phi-3.5-mini-instruct").config
+    block = config["rope_scaling"]
+    assert "factor" not in block
+    length = config["original_max_position_embeddings"]  # at the top level, as in Phi-3's configs
+    ratio = config["max_position_embeddings"] / length
+    plain = from_config(config)
+    assert np.isclose(plain.attention_factor, np.sqrt(1 + np.log(ratio) / np.log(length)))
+    for s in (16.0, 32.0):
+        scaled = from_config({**config, "rope_scaling": {**block, "factor": s}})
+        assert np.isclose(scaled.attention_factor, np.sqrt(1 + np.log(s) / np.log(length)))
+        np.testing.assert_array_equal(scaled.inv_freq, plain.inv_freq)
+
+
+def test_the_longrope_flashcards_agree_with_the_glossary():
+    page = INTERVIEW.read_text(encoding="utf-8")
+    factor_card = _one_line(_card(page, "Is `factor` in a config always the stretch"))
+    assert "for `longrope` it only sets the attention factor in transformers 5.x (in 4.x" in factor_card
+    switch_card = _one_line(_card(page, "What happens when a LongRoPE model's sequence passes"))
+    assert "depends only on the two lengths" not in switch_card
+    assert "comes from `factor` (or, without one, from the ratio of the two lengths)" in switch_card
+    question = question_bank.build("longrope_factor_meaning")
+    assert question.prompt.startswith("In transformers 5.x,") and "4.x" in question.explanation
+    # the factor is the same before and after the switch to long_factor
+    config = rv.presets.get("phi-3.5-mini-instruct").config
+    length = config["original_max_position_embeddings"]
+    short, long = (from_config(config, seq_len=n) for n in (length, length + 1))
+    assert short.attention_factor == long.attention_factor
+    assert not np.allclose(short.inv_freq, long.inv_freq)
+
+
+def test_yarn_needs_its_factor_and_only_a_null_one_takes_the_ratio():
+    item = _method_item("yarn")
+    assert "Without `factor`" not in item
+    assert "`factor` is a required key: only an explicit `factor: null`" in item
+    config = {"head_dim": 64, "rope_theta": 10_000.0, "max_position_embeddings": 16_384}
+    block = {"rope_type": "yarn", "original_max_position_embeddings": 4096}
+    with pytest.raises(ValueError, match="factor"):
+        from_config({**config, "rope_scaling": block})
+    null = from_config({**config, "rope_scaling": {**block, "factor": None}})
+    four = from_config({**config, "rope_scaling": {**block, "factor": 16_384 / 4096}})
+    np.testing.assert_array_equal(null.inv_freq, four.inv_freq)
+    assert null.attention_factor == four.attention_factor
+
+
+def test_the_glossary_gives_qwen3_vl_no_step_of_one_per_frame():
+    text = _one_line(_entry("frame of a video"))
+    assert "1 in Qwen2-VL and Qwen3-VL" not in text
+    assert "Qwen3-VL has no such step" in text
+    # Qwen3-VL: each frame a Video(1, rows, cols) after its timestamp as text (rope_viz.mrope.Video)
+    rows, cols, between = 3, 5, 4
+    ids = rv.mrope.position_ids(
+        [
+            rv.mrope.Text(between),
+            rv.mrope.Video(1, rows, cols),
+            rv.mrope.Text(between),
+            rv.mrope.Video(1, rows, cols),
+        ]
+    )
+    frame = rows * cols
+    first, second = ids[0, between], ids[0, 2 * between + frame]
+    assert second - first == max(rows, cols) + between
+    assert ids[0, between : between + frame].min() == ids[0, between : between + frame].max() == first
+
+
+def test_the_weight_permutation_reorders_output_channels():
+    glossary = _one_line(_entry("weight permutation"))
+    interview = _one_line(INTERVIEW.read_text(encoding="utf-8"))
+    assert "rows of $W_q$" not in glossary and "rows of $W_q$" not in interview
+    assert (
+        "output channels of $W_q$ and $W_k$" in glossary and "output channels of $W_q$ and $W_k$" in interview
+    )
+    assert "the columns of $W_q$ in $q = x W_q$" in glossary
+    # PyTorch's weight (out x in, q = weight @ x): permuting its rows permutes the channels of q, and its
+    # transpose W_q (in x out, q = x W_q) has them as columns
+    heads, head_dim, width = 2, 8, 5
+    weight = np.random.default_rng(1).standard_normal((heads * head_dim, width))
+    x = np.random.default_rng(2).standard_normal(width)
+    order = rv.permutation.row_order(heads * head_dim, heads)
+    permuted = rv.permutation.interleaved_to_half_rows(weight, heads)
+    np.testing.assert_allclose(permuted @ x, (weight @ x)[order])
+    np.testing.assert_allclose(x @ permuted.T, (x @ weight.T)[order])
+    for head in range(heads):
+        channels = slice(head * head_dim, (head + 1) * head_dim)
+        np.testing.assert_allclose(permuted[channels] @ x, rv.to_half(weight[channels] @ x))
+
+
+def test_the_partial_rotary_questions_write_head_dim_not_d():
+    phi2 = question_bank.build("phi2_rotated_channels")
+    assert "int(p · head_dim)" in phi2.explanation and "int(p · d)" not in phi2.explanation
+    ratio = question_bank.build("partial_rotary_wavelength_ratio")
+    assert "A head of head_dim = " in ratio.prompt and "A head of d = " not in ratio.prompt
+    assert "p · head_dim = " in ratio.explanation and "p d = " not in ratio.explanation
+
+
+def test_the_glossary_says_rope_parameters_always_exists():
+    text = _one_line(_entry("`rope_scaling`, `rope_parameters`"))
+    assert "`rope_scaling` is the block of a context-extension method, absent for plain RoPE" in text
+    assert "`rope_parameters`, which every config then has" in text
+    assert "`rope_type` `default` for plain RoPE" in text

@@ -147,6 +147,38 @@ def test_shape_and_error_cases_fail_as_described():
         broken_rope.expects_batch_axis(X, POSITIONS)
 
 
+def test_half_the_pairs_is_proportional_rope_with_half_the_pairs_turning():
+    """As its docstring says: p-RoPE with p = 0.5, the schedule over the whole head and the slow half off."""
+    config = {"rope_type": "proportional", "partial_rotary_factor": 0.5, "rope_theta": broken_rope.BASE}
+    proportional = rv.scaling.from_config({"head_dim": 64, "rope_parameters": config}).inv_freq
+    x = RNG.standard_normal((40, 64))
+    np.testing.assert_allclose(
+        broken_rope.half_the_pairs(x, POSITIONS),
+        hand_rotate_all(x, POSITIONS, "interleaved", proportional),
+        atol=1e-6,
+    )
+
+
+def angle_errors_of(function, dim: int, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The angle each pair is turned by, read back from the images of ``(1, 0)``, less ``m theta_i``."""
+    x = np.tile([1.0, 0.0], dim // 2)[None].repeat(positions.size, axis=0)
+    turned = function(x, positions)
+    exact = np.multiply.outer(positions.astype(np.float64), hand_frequencies(dim, broken_rope.BASE))
+    error = np.angle(np.exp(1j * (np.arctan2(turned[:, 1::2], turned[:, 0::2]) - exact)))
+    return exact, np.abs(error)
+
+
+def test_bfloat16_and_float32_angles_are_off_by_what_their_docstrings_say():
+    exact, error = angle_errors_of(broken_rope.bfloat16_angles, 64, np.arange(0, 4097))
+    below, above = (exact >= 0.5) & (exact < 1), (exact >= 1) & (exact < 2)
+    assert error[below].max() == pytest.approx(2.0**-9, rel=0.02)  # 0.002 rad just below one radian
+    assert error[above].max() == pytest.approx(2.0**-8, rel=0.02)  # about 0.004 rad just above it
+    for dim, stated in ((64, "3.0e-4"), (128, "4.9e-4")):  # over positions up to 8192
+        _, error = angle_errors_of(broken_rope.float32_angles, dim, np.arange(0, 8193))
+        assert f"{error.max():.1e}".replace("e-0", "e-") == stated
+        assert stated in " ".join(broken_rope.float32_angles.__doc__.split())
+
+
 # --- the verdicts ------------------------------------------------------------------------------------------
 
 

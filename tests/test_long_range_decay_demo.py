@@ -3,6 +3,7 @@ and score statistics that agree with the library functions."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -10,12 +11,16 @@ import pytest
 
 import rope_viz as rv
 from rope_viz.demos.long_range_decay import (
+    BASES,
     LONG_RANGE,
     SHORT_RANGE,
+    SITE_DIMS,
     DecayBound,
     ScoreVsDistance,
     halving_distance,
+    random_query_key,
 )
+from rope_viz.long_range import abel_bound, complex_score_magnitude
 
 SETTINGS = [(10_000, 128), (500_000, 64), (100, 256)]
 
@@ -42,6 +47,17 @@ def test_decay_bound_lower_panel_keeps_the_chain_of_inequalities(base, dim):
     shown = ~np.isnan(score)
     assert np.all(score[shown] <= modulus[shown] * (1 + 1e-3))
     assert shown.mean() > 0.9
+
+
+@pytest.mark.parametrize(("base", "dim"), list(itertools.product(BASES, SITE_DIMS)))
+def test_decay_bound_readout_never_overstates_how_far_the_bound_lies_above(base, dim):
+    # "the bound is at least N times |Σ hᵢ e^(i r θᵢ)|" must hold at every distance: N is the smallest
+    # ratio rounded down (at base 100, d = 128 the ratio is 39.56, so N is 39, not 40).
+    readout = DecayBound().view(base=base, dim=dim).readout
+    stated = int(re.search(r"the bound is at least ([\d,]+) times", readout).group(1).replace(",", ""))
+    q, k = random_query_key(dim)
+    ratio = abel_bound(q, k, SHORT_RANGE, base=base) / complex_score_magnitude(q, k, SHORT_RANGE, base=base)
+    assert stated <= ratio.min() < stated + 1
 
 
 @pytest.mark.parametrize(("base", "dim"), SETTINGS)

@@ -51,6 +51,26 @@ def test_sincos_product_needs_one_table_row_per_position_like_the_einsum():
         np.einsum("bnd,nd->bnd", np.ones((1, 10, 8)), table_for_512)
 
 
+def test_sincos_product_copies_an_axis_of_length_one_like_the_einsum():
+    """einsum broadcasts an axis of length 1: one sequence laid out sequence first, (seq, 1, d), meets a table
+    of 512 rows and comes back 512 times, copy j multiplied by row j."""
+    table_for_512 = mistakes.sincos_table(np.arange(512), 8)
+    one_sequence = np.random.default_rng(0).standard_normal((6, 1, 8))
+    y = mistakes.sincos_product(one_sequence, table_for_512)
+    assert y.shape == (6, 512, 8)
+    np.testing.assert_array_equal(y, np.einsum("bnd,nd->bnd", one_sequence, table_for_512))
+    for j in (0, 1, 511):
+        np.testing.assert_allclose(y[:, j], one_sequence[:, 0] * table_for_512[j], atol=1e-15)
+    # a table of one row is broadcast the other way; a table of another width or rank is refused
+    np.testing.assert_allclose(
+        mistakes.sincos_product(np.ones((2, 5, 8)), table_for_512[:1]), np.tile(table_for_512[:1], (2, 5, 1))
+    )
+    with pytest.raises(ValueError, match="table must have shape"):
+        mistakes.sincos_product(np.ones((2, 5, 8)), np.ones((5, 6)))
+    with pytest.raises(ValueError, match="table must have shape"):
+        mistakes.sincos_product(np.ones((2, 5, 8)), np.ones(8))
+
+
 @PROPERTY
 @given(data=st.data(), dim=dims, m=small_positions)
 def test_sincos_product_never_lengthens_and_usually_shortens(data, dim, m):

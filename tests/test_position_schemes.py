@@ -322,14 +322,44 @@ def test_shift_demo_separates_relative_from_absolute_schemes():
 
 def test_shift_demo_readout_and_titles_report_the_changes():
     demo = ShiftTheSentence()
-    view = demo.view(shift=28, swap=1)
-    assert "“the man bit the dog” at positions 28–32" in view.readout
+    view = demo.view(shift=28, swap=0)
+    assert "“the dog bit the man” at positions 28–32. Largest change of a logit since t = 0: " in view.readout
     assert "learned absolute undefined" in view.readout
     assert view.layout["annotations[1].text"].endswith("past its table (L = 32)")
     assert all(value is None for row in view.traces[1]["z"] for value in row)
     # the RoPE panel (index 5) prints a change of 0.00, the sinusoidal one (index 2) does not
     assert view.layout["annotations[5].text"].endswith(": 0.00")
     assert not view.layout["annotations[2].text"].endswith(": 0.00")
+
+
+def _title_change(view, index: int) -> float | None:
+    """The change a panel's title prints, or None for a panel past its table."""
+    title = view.layout[f"annotations[{index}].text"]
+    return float(title.rsplit(": ", 1)[1]) if "largest change: " in title else None
+
+
+def test_shift_demo_with_the_swap_compares_each_word_pair_with_the_unswapped_sentence():
+    demo = ShiftTheSentence()
+    order = [0, 4, 2, 3, 1]  # "the man bit the dog" from "the dog bit the man"; the two "the" stay
+    for shift in SHIFTS:
+        view = demo.view(shift=shift, swap=1)
+        assert view.readout.startswith(
+            f"“the man bit the dog” at positions {shift:,}–{shift + 4:,}. Largest change of a logit from the "
+            "same word pair in “the dog bit the man” at t = 0: "
+        )
+        for index, scheme in enumerate(demo.schemes):
+            logits = sentence_logits(scheme, SWAPPED, shift, demo.head)
+            if logits is None:
+                assert _title_change(view, index) is None and f"{scheme.name} undefined" in view.readout
+                continue
+            start = sentence_logits(scheme, SENTENCE, 0, demo.head)[np.ix_(order, order)]
+            change = np.abs(logits - start).max()
+            assert _title_change(view, index) == pytest.approx(change, abs=0.006), (shift, scheme.name)
+            assert f"{scheme.name} {change:.2f}" in view.readout
+            # the numbers only move without position; every position scheme changes some word pair's logit
+            assert (change < 1e-9) == (scheme.name == "no position"), (shift, scheme.name)
+            if scheme.name in ("T5 relative bias", "ALiBi", "RoPE"):  # the swap's change, at every shift
+                assert _title_change(view, index) == _title_change(demo.view(shift=0, swap=1), index)
 
 
 def test_shift_demo_without_position_only_moves_numbers_between_cells():

@@ -211,6 +211,9 @@ def test_shift_the_sentence_scenes():
     after = np.asarray(view_at(ShiftTheSentence, "swap the words").traces[plain]["z"], float)
     np.testing.assert_allclose(np.sort(after.ravel()), np.sort(before.ravel()))
     assert not np.allclose(after, before)
+    # ... and its title alone reports no change
+    titles = [view_at(ShiftTheSentence, "swap the words").layout[f"annotations[{k}].text"] for k in range(6)]
+    assert [title.endswith("largest change: 0.00") for title in titles] == [k == plain for k in range(6)]
 
 
 def test_content_picks_the_distance_scenes():

@@ -76,8 +76,8 @@ class AngleTable(Demo):
         ),
         Scene(
             "raise the base",
-            "At base 1,000,000 fewer columns go through a full cycle: the change is among the slow pairs on "
-            "the right.",
+            "At base 1,000,000 fewer columns go through a full cycle and the red block on the right grows "
+            "leftwards, while the columns that were red stay red.",
             {"base": 1_000_000},
         ),
     )

@@ -2,7 +2,8 @@
 
 Pair ``i`` turns by ``m * theta_i`` with ``theta_i = base ** (-2i/d)``: the first pairs spin like a second
 hand, the last ones barely move, like an hour hand. The lower panel shows each pair's wavelength (tokens per
-full turn) against the current position.
+full turn) against the current position, on one fixed log scale for every base and head size, so that raising
+the base visibly steepens the line of wavelengths about pair 0.
 """
 
 from __future__ import annotations
@@ -66,6 +67,44 @@ def colors_on_scale(values: np.ndarray, colorscale: list, low: float, high: floa
 def hand_angles_degrees(position: float, dim: int, base: float) -> np.ndarray:
     """Return each pair's hand angle on the clock face, ``(m * theta_i) mod 2 pi``, in degrees; ``(d/2,)``."""
     return np.degrees(np.mod(angles(position, inv_freq(dim, base)), 2.0 * np.pi))
+
+
+def wavelength_axis_range(controls: tuple[Control, ...], margin: float = 0.15) -> list[float]:
+    """Return the range of the wavelength panel, in decades: one range for every state of the controls.
+
+    The range is ``[log10(low) - margin, log10(high) + margin]``. ``low`` is the smaller of
+    ``lambda_0 = 2 pi`` (the same at every base and head size) and the smallest positive position the
+    ``position`` control reaches (1 on a whole-number slider), so that the dashed position line shows from
+    ``m = 1`` on. ``high`` is the larger of the largest position and the longest wavelength,
+    ``2 pi b^((d - 2)/d)``, over the extremes of the ``base`` and ``dim`` controls (it grows with both). On
+    this one range the line of wavelengths pivots about pair 0 when the base or the head size changes,
+    instead of filling the panel anew.
+
+    Parameters
+    ----------
+    controls : tuple of Control
+        The demo's controls, among them ``"position"``, ``"base"`` and ``"dim"``.
+    margin : float, default 0.15
+        Padding on each side, in decades.
+
+    Returns
+    -------
+    list of float
+        ``[low, high]`` of the log axis (Plotly's range of a log axis is in decades), rounded to 3 decimals.
+
+    """
+    by_name = {control.name: control for control in controls}
+    position, base, dim = by_name["position"], by_name["base"], by_name["dim"]
+    if position.integer:
+        smallest_position = 1.0
+    else:
+        smallest_position = min(value for value in (*position.site_values, position.maximum) if value > 0)
+    longest = max(
+        wavelengths(int(d), b)[-1] for d in (dim.minimum, dim.maximum) for b in (base.minimum, base.maximum)
+    )
+    low = np.log10(min(2.0 * np.pi, smallest_position))
+    high = np.log10(max(longest, position.maximum))
+    return [round(float(low) - margin, 3), round(float(high) + margin, 3)]
 
 
 def hand_lengths(dim: int) -> np.ndarray:
@@ -159,8 +198,11 @@ class MultiSpeedClocks(Demo):
                 "anchor": "x2",
                 "domain": [0.0, 0.34],
                 "type": "log",
+                # One range for every base and head size: the line of wavelengths moves, not the axis.
+                "range": wavelength_axis_range(self.controls),
                 "title": {"text": "wavelength λᵢ (tokens)"},
                 "exponentformat": "power",
+                "dtick": 1,
             },
             "annotations": [
                 _panel_title("clock hands at position m: pair i has turned by m·θᵢ", 1.04),
@@ -192,7 +234,6 @@ class MultiSpeedClocks(Demo):
             f"{turns[-1]:.3g} times (λ = {tokens_per_turn[-1]:,.0f} tokens). "
             f"{completed} of {pairs} pairs have completed at least one full turn."
         )
-        low, high = np.log10(tokens_per_turn[0]), np.log10(max(tokens_per_turn[-1], 32_768))
         return View(
             traces=[
                 {},
@@ -213,10 +254,7 @@ class MultiSpeedClocks(Demo):
                 },
                 {"x": [0, pairs - 1], "y": line_y},
             ],
-            layout={
-                "xaxis2.range": [-0.5, pairs - 0.5],
-                "yaxis2.range": [round(low - 0.15, 3), round(high + 0.15, 3)],
-            },
+            layout={"xaxis2.range": [-0.5, pairs - 0.5]},
             readout=readout,
         )
 

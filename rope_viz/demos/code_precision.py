@@ -2,12 +2,17 @@
 
 For one pair of a ``d = 128`` head, the largest error of the angle over every whole position in bins of the
 position (log scale), with the positions or the angles held in float16, bfloat16 or float32
-(:func:`rope_viz.precision.worst_errors_by_position`). The dashed line is the rounding bound ``2^−ν·m·θᵢ``;
-the dotted horizontal line is ``θᵢ``, the turn between neighbouring tokens, which an error must stay well
-below for the pair to tell neighbours apart; the dotted vertical line is ``2^ν``, up to which every whole
-number is exact (labelled with its value, ``2¹¹ = 2,048`` for float16); the orange one is the format's largest
-number: float16's, 65,504, is on the axis, while those of bfloat16 and float32 (about 3.4·10³⁸) lie far beyond
-it, off the figure.
+(:func:`rope_viz.precision.worst_errors_by_position`). The dashed line is ``2^−ν·m·θᵢ``, the largest error of
+one rounding to ``ν`` significant bits. Positions held in the format are rounded once, and their error stays
+under it. Angles held in the format can cross it: in float32, ``θᵢ`` and then the product are rounded, which
+together reach up to twice the line; float16 holds numbers below ``2^−14`` on a grid of fixed step ``2^−24``,
+so the tiny angles of slow pairs at a large base err by far more than ``2^−11`` of themselves at the first
+positions; and where ``θᵢ`` is a power of two, as ``θ₀ = 1`` is, the float32 angles are exact. The dotted
+horizontal line is ``θᵢ``, the turn between neighbouring tokens, which an error must stay well below for the
+pair to tell neighbours apart; the dotted vertical line is ``2^ν``, up to which every whole number is exact
+(labelled with its value, ``2¹¹ = 2,048`` for float16); the orange one is the format's largest number:
+float16's, 65,504, is on the axis, while those of bfloat16 and float32 (about 3.4·10³⁸) lie far beyond it, off
+the figure.
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ class AnglePrecision(Demo):
     )
 
     def base_figure(self) -> dict:
-        """One log-log panel: the error, its bound, the step between neighbours and two limits."""
+        """One log-log panel: the error, one rounding's largest error, the step between tokens, two limits."""
         axis = {"type": "log", "exponentformat": "power", "dtick": 1}
         layout = {
             "height": 560,
@@ -111,18 +116,18 @@ class AnglePrecision(Demo):
             "line": {"color": FORMAT_COLORS[1], "width": 3, "shape": "linear"},
             "hovertemplate": "m ≤ %{x:,.0f}<br>error %{y:.3g} rad<extra></extra>",
         }
-        bound = {
+        one_rounding = {
             "type": "scatter",
             "mode": "lines",
-            "name": "bound 2<sup>−ν</sup>·m·θᵢ (ν significant bits)",
+            "name": "2<sup>−ν</sup>·m·θᵢ: largest error of one rounding to ν bits",
             "line": {"color": PLAIN, "width": 2, "dash": "dash"},
-            "hovertemplate": "m = %{x:,.0f}<br>bound %{y:.3g} rad<extra></extra>",
+            "hovertemplate": "m = %{x:,.0f}<br>one rounding to ν bits: %{y:.3g} rad<extra></extra>",
         }
         step = reference_line("θᵢ", "dot", axes=("x", "y"))
         exact = reference_line("whole numbers exact up to 2^ν", "dot", axes=("x", "y"))
         overflow = reference_line("largest number of the format", "dot", axes=("x", "y"))
         overflow["line"] = {"color": OVERFLOW_COLOR, "width": 1.5, "dash": "dot"}
-        return {"data": [error, bound, step, exact, overflow], "layout": layout}
+        return {"data": [error, one_rounding, step, exact, overflow], "layout": layout}
 
     def view(self, *, format: float, held: float, base: float, pair: float) -> View:
         """Return the error curve of ``pair`` at ``base`` with ``held`` in ``format``, with its references."""
@@ -136,7 +141,7 @@ class AnglePrecision(Demo):
         bits = significant_bits(number_format)
         limit = largest_exact_integer(number_format)
         x = ends.astype(float)
-        bound = 2.0**-bits * x * theta
+        one_rounding = 2.0**-bits * x * theta
         y_low, y_high = 10 ** (Y_RANGE[0] + 0.1), 10 ** (Y_RANGE[1] - 0.25)
         x_low, x_high = 10 ** X_RANGE[0], 10 ** X_RANGE[1]
         finite = np.isfinite(worst)
@@ -164,7 +169,7 @@ class AnglePrecision(Demo):
         return View(
             traces=[
                 {"x": significant(x, 6), "y": _plottable(worst), "line.color": FORMAT_COLORS[round(format)]},
-                {"x": significant(x, 6), "y": _plottable(bound)},
+                {"x": significant(x, 6), "y": _plottable(one_rounding)},
                 {"x": [x_low, x_high], "y": significant([theta, theta], 4), "text": ["", "θᵢ"]},
                 {
                     "x": [limit, limit] if limit <= x_high else [],

@@ -9,6 +9,8 @@ wavelengths.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from rope_viz.demos.base import Control, Demo, Scene, View
@@ -193,12 +195,13 @@ class DecayBound(Demo):
         absolute = abel_bound(q, k, r, base=base)
         modulus = complex_score_magnitude(q, k, r, base=base)
         score = np.abs(relative_scores(q, k, r, base=base))
-        slack = float((absolute / modulus).min())
+        # Rounded down, so that "at least" holds.
+        slack = math.floor(float((absolute / modulus).min()))
         first = f"the first one peaks at r = {int(r[tops[0]])}" if tops.size else "none"
         readout = (
             f"d = {dim}, b = {base:,.0f}: B(0) = (d/2 + 1)/2 = {bound[0]:.1f}, B(256) = {bound[-1]:.2f}; "
             f"B rises again {tops.size} times within 256 tokens ({first}), so it is not monotone. "
-            f"For the random q, k the bound is at least {slack:,.0f} times |Σ hᵢ e^(i r θᵢ)|, "
+            f"For the random q, k the bound is at least {slack:,} times |Σ hᵢ e^(i r θᵢ)|, "
             "itself ≥ |score|."
         )
         # |score| touches 0 where the score changes sign: those points have no place on a log axis.

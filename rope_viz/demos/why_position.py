@@ -4,7 +4,9 @@ The sentence "the dog bit the man" sits at positions ``t .. t + 4``. Each panel 
 ``q_a . k_b / sqrt(d) + B[a, b]`` of the same head (same words, same weights) under one scheme. Moving ``t``
 moves the whole sentence: the relative schemes (T5 bias, ALiBi, RoPE) keep every number, the absolute ones
 (learned, sinusoidal) do not, and the learned table runs out of rows at its length ``L``. Swapping "dog" and
-"man" shows that without any position signal the same numbers only move to other cells.
+"man" shows that without any position signal the same numbers only move to other cells. Each panel's title
+gives the largest change of a logit from the same word pair in "the dog bit the man" at ``t = 0``; with the
+swap on, each cell is compared with the cell where its two words stood before the swap.
 
 :class:`ContentPicksTheDistance` places one key at every distance ``0 .. 40`` from a query. Its content is the
 query turned by ``r0`` positions. Under RoPE the score ``<R_r q, R_r0 q>`` is highest where the two rotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rope_viz.attention import ToyHead
+from rope_viz.attention import ToyHead, permute_square, reordering
 from rope_viz.demos.base import Control, Demo, Scene, View
 from rope_viz.position_schemes import LearnedAbsolute, PositionScheme, alibi_bias, alibi_slopes, all_schemes
 from rope_viz.rotation import rotate
@@ -92,7 +94,7 @@ class ShiftTheSentence(Demo):
         Scene(
             "swap the words",
             "With dog and man swapped, the panel without position shows the same numbers as before, moved "
-            "to other cells.",
+            "to other cells; its title alone reports no change.",
             {"swap": 1},
         ),
     )
@@ -182,9 +184,16 @@ class ShiftTheSentence(Demo):
         return {"data": data, "layout": layout}
 
     def view(self, *, shift: float, swap: float) -> View:
-        """Logits of the (possibly swapped) sentence at ``shift``, and each panel's change since ``t = 0``."""
+        """Logits of the (possibly swapped) sentence at ``shift``, and each panel's largest change.
+
+        The change of a cell is measured from the same word pair in :data:`SENTENCE` at ``t = 0``: with the
+        swap on, the cell of query "dog" and key "man" is compared with that of "dog" and "man" in the
+        unswapped sentence, wherever the swap moved it.
+        """
         shift = round(shift)
-        words = SWAPPED if round(swap) else SENTENCE
+        swapped = bool(round(swap))
+        words = SWAPPED if swapped else SENTENCE
+        order = reordering(SENTENCE, words)  # words[a] == SENTENCE[order[a]]; the two "the" stay in place
         positions = shift + np.arange(len(words))
         x_ticks = [f"{word}<br>{position:,}" for word, position in zip(words, positions, strict=True)]
         y_ticks = [f"{word} {position:,}" for word, position in zip(words, positions, strict=True)]
@@ -198,7 +207,8 @@ class ShiftTheSentence(Demo):
                 changes.append(f"{scheme.name} undefined")
             else:
                 z = np.round(logits, 3).tolist()
-                change = float(np.abs(logits - sentence_logits(scheme, words, 0, self.head)).max())
+                start = permute_square(sentence_logits(scheme, SENTENCE, 0, self.head), order)
+                change = float(np.abs(logits - start).max())
                 title = f"<b>{scheme.name}</b><br>largest change: {change:.2f}"
                 changes.append(f"{scheme.name} {change:.2f}")
             traces.append({"z": z, "x": list(range(len(words))), "y": list(range(len(words)))})
@@ -206,9 +216,10 @@ class ShiftTheSentence(Demo):
             layout[f"yaxis{suffix}.ticktext"] = y_ticks
             layout[f"annotations[{index}].text"] = title
         sentence = " ".join(words)
+        since = f"from the same word pair in “{' '.join(SENTENCE)}” at t = 0" if swapped else "since t = 0"
         readout = (
-            f"“{sentence}” at positions {positions[0]:,}–{positions[-1]:,}. Largest change of a logit since "
-            f"t = 0: " + "; ".join(changes) + "."
+            f"“{sentence}” at positions {positions[0]:,}–{positions[-1]:,}. "
+            f"Largest change of a logit {since}: " + "; ".join(changes) + "."
         )
         return View(traces=traces, layout=layout, readout=readout)
 

@@ -300,8 +300,8 @@ def parse_config(config: object, *, layer_type: str | None = None) -> RopeParame
     * for ``yarn``, ``longrope`` and ``llama3``, a top-level ``original_max_position_embeddings`` (Phi-3 keeps
       it there) is used, else the block's, else ``max_position_embeddings`` (transformers 5.23,
       ``RotaryEmbeddingConfigMixin.standardize_rope_params``). For ``llama3`` this module raises instead of
-      falling back: a Llama 3.1 config read that way would silently use its extended length as the
-      pre-training one.
+      falling back: a Llama 3.1 config read that way would use its extended length as the pre-training
+      one (transformers 5.23 only logs a warning, from ``_validate_llama3_rope_parameters``).
 
     A key of the RoPE block that its ``rope_type`` does not use (a misspelt ``"facter"``, say) is ignored
     with a ``UserWarning`` naming it, as transformers logs a warning for it.
