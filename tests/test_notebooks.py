@@ -5,6 +5,7 @@ other; the kernel run is the session's one, ``plain_kernel_run`` in tests/confte
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,22 @@ def test_chapter_follows_the_template(notebook_path):
     code = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "code")
     assert "show(" in code, "every chapter has at least one interactive figure"
     assert "{bibliography}" in markdown and ":list: bullet" in markdown
+
+
+def test_references_name_labels_of_their_own_chapter(notebook_path):
+    """JupyterLab's MyST renderer (jupyterlab-myst, on Binder) resolves a ``{ref}`` only to a label of the
+    same notebook and logs a console error for any other; a link to another chapter is a Markdown link to its
+    file."""
+    markdown = "\n".join(
+        "".join(cell["source"]) for cell in _cells(notebook_path) if cell["cell_type"] == "markdown"
+    )
+    labels = set(re.findall(r"^\(([\w-]+)\)=$", markdown, flags=re.MULTILINE))
+    targets = [
+        match.group(1) or match.group(2)
+        for match in re.finditer(r"\{ref\}`(?:[^`<]*<([^`>]+)>|([^`<]+))`", markdown)
+    ]
+    elsewhere = sorted({target.strip() for target in targets} - labels)
+    assert elsewhere == [], f"{notebook_path.name}: {{ref}} to labels of other notebooks: {elsewhere}"
 
 
 def test_exercise_solutions_are_hidden_on_the_site_and_in_jupyter(notebook_path):
