@@ -1,12 +1,14 @@
 """Single-head softmax self-attention in numpy, with any position scheme, and permutation helpers.
 
-One head of self-attention over token vectors ``x`` (shape ``(seq, d)``) computes (Vaswani et al. 2017,
-sec. 3.2.1)
+One head of self-attention over token vectors ``x_a`` (the rows of ``x``, shape ``(seq, d)``) computes
+(Vaswani et al. 2017, sec. 3.2.1)
 
-    q = x W_q,   k = x W_k,   v = x W_v,
-    A = softmax(q k^T / sqrt(d) + B),   out = A v,
+    q_a = W_q x_a,   k_b = W_k x_b,   v_b = W_v x_b,
+    A[a, b] = softmax_b(q_a . k_b / sqrt(d_k) + B[a, b]),   out_a = sum_b A[a, b] v_b,
 
-row-wise softmax, with ``B = 0`` when there is no bias. A :class:`~rope_viz.position_schemes.PositionScheme`
+with ``B = 0`` when there is no bias. Vectors are columns and each projection has the shape PyTorch's
+``nn.Linear`` gives its weight, ``(out, in)``, as in :mod:`rope_viz.permutation`; on the rows of ``x`` the
+projections are ``x @ W_q.T``. A :class:`~rope_viz.position_schemes.PositionScheme`
 adds its position signal at its own place: to ``x`` before the projections, to ``q`` and ``k`` (a rotation)
 or to the logits (``B``).
 
@@ -71,6 +73,16 @@ def _check_tokens(x: object) -> np.ndarray:
     return x
 
 
+def _check_projection(weight: object, name: str, width: int) -> np.ndarray:
+    weight = check_finite(weight, name)
+    if weight.ndim != 2 or weight.shape[1] != width:
+        raise ValueError(
+            f"{name} must have shape (out, {width}) to project tokens of width {width}, "
+            f"got shape {weight.shape}"
+        )
+    return weight
+
+
 def _default_positions(x: np.ndarray, positions: object | None) -> np.ndarray:
     if positions is None:
         return np.arange(x.shape[0], dtype=np.float64)
@@ -91,7 +103,7 @@ def attention_logits(
     scheme's hooks from :mod:`rope_viz.position_schemes`)::
 
         x'_a = x_a + e(m_a)                     (input schemes; e = 0 otherwise)
-        q_a = T_m(x'_a W_q),  k_b = T_n(x'_b W_k)  (T = rotation for RoPE; identity otherwise)
+        q_a = T_m(W_q x'_a),  k_b = T_n(W_k x'_b)  (T = rotation for RoPE; identity otherwise)
         S[a, b] = q_a . k_b / sqrt(d_k) + B(m_a, n_b)   (B = bias schemes; 0 otherwise)
 
     Parameters
@@ -99,7 +111,7 @@ def attention_logits(
     x : array_like
         Token vectors, shape ``(seq, d)``.
     w_q, w_k : array_like
-        Projections, shape ``(d, d_k)`` each (``d_k`` even for RoPE).
+        Projections, shape ``(d_k, d)`` each, as ``nn.Linear`` stores them (``d_k`` even for RoPE).
     positions : array_like, optional
         Shape ``(seq,)``; default ``0 .. seq - 1``.
     scheme : PositionScheme, optional
@@ -117,8 +129,8 @@ def attention_logits(
     added = scheme.input_embeddings(positions, x.shape[1])
     if added is not None:
         x = x + added
-    q = x @ check_finite(w_q, "w_q")  # (seq, d_k)
-    k = x @ check_finite(w_k, "w_k")
+    q = x @ _check_projection(w_q, "w_q", x.shape[1]).T  # (seq, d_k)
+    k = x @ _check_projection(w_k, "w_k", x.shape[1]).T
     q, k = scheme.rotate_qk(q, k, positions, positions)
     logits = q @ k.T / np.sqrt(q.shape[1])
     bias = scheme.logit_bias(positions, positions)
@@ -139,16 +151,16 @@ def self_attention(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Run one softmax self-attention head: ``out = softmax(S + M) v``, ``S`` from :func:`attention_logits`.
 
-    Implements ``A = softmax(q k^T / sqrt(d_k) + B + M)`` row by row and ``out = A (x' W_v)`` (Vaswani et al.
-    2017, sec. 3.2.1), where ``x'`` is ``x`` plus the scheme's input vectors and ``M`` the optional causal
-    mask (:func:`causal_mask`). Values are never rotated, also under RoPE.
+    Implements ``A = softmax(q k^T / sqrt(d_k) + B + M)`` row by row and ``out_a = sum_b A[a, b] W_v x'_b``
+    (Vaswani et al. 2017, sec. 3.2.1), where ``x'`` is ``x`` plus the scheme's input vectors and ``M`` the
+    optional causal mask (:func:`causal_mask`). Values are never rotated, also under RoPE.
 
     Parameters
     ----------
     x : array_like
         Token vectors, shape ``(seq, d)``.
     w_q, w_k, w_v : array_like
-        Projections, shapes ``(d, d_k)``, ``(d, d_k)``, ``(d, d_v)``.
+        Projections, shapes ``(d_k, d)``, ``(d_k, d)``, ``(d_v, d)``, as ``nn.Linear`` stores them.
     positions : array_like, optional
         Shape ``(seq,)``; default ``0 .. seq - 1``.
     scheme : PositionScheme, optional
@@ -172,7 +184,7 @@ def self_attention(
         logits = logits + causal_mask(x.shape[0])
     weights = softmax(logits, axis=-1)
     added = scheme.input_embeddings(positions, x.shape[1])
-    values = (x if added is None else x + added) @ check_finite(w_v, "w_v")
+    values = (x if added is None else x + added) @ _check_projection(w_v, "w_v", x.shape[1]).T
     return weights @ values, weights
 
 
@@ -327,9 +339,10 @@ class ToyHead:
 
     @property
     def weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(w_q, w_k, w_v)``, each ``(d, d)``."""
+        """``(w_q, w_k, w_v)``, each ``(d, d)`` in ``(out, in)`` order."""
         rng = np.random.default_rng(self.seed)
-        w_q, w_k, w_v = rng.standard_normal((3, self.dim, self.dim)) / np.sqrt(self.dim)
+        # Drawn in (in, out) order and stored (out, in); the order of the draw fixes the examples' numbers.
+        w_q, w_k, w_v = rng.standard_normal((3, self.dim, self.dim)).swapaxes(1, 2) / np.sqrt(self.dim)
         return w_q, w_k, w_v
 
     def embed(self, words: Sequence[str]) -> np.ndarray:

@@ -923,7 +923,7 @@ def rotated_vectors() -> Question:
             ("The token embeddings, once, before the first layer", False),
             (
                 "Queries and keys, in every attention layer, after their projections",
-                bool(np.allclose(out, weights @ (x @ w_v))),
+                bool(np.allclose(out, weights @ (x @ w_v.T))),
             ),
             ("Queries, keys and values, in every attention layer", False),
             ("The attention output, before the residual connection", False),

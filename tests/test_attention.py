@@ -41,10 +41,10 @@ def weights(seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def loop_attention(x, w_q, w_k, w_v, bias=None, causal=False):
     """Self-attention one number at a time, from the definition in Vaswani et al. (2017)."""
-    seq, d = len(x), len(w_q[0])
-    q = [[sum(x[a][j] * w_q[j][c] for j in range(len(x[a]))) for c in range(d)] for a in range(seq)]
-    k = [[sum(x[a][j] * w_k[j][c] for j in range(len(x[a]))) for c in range(d)] for a in range(seq)]
-    v = [[sum(x[a][j] * w_v[j][c] for j in range(len(x[a]))) for c in range(len(w_v[0]))] for a in range(seq)]
+    seq, d = len(x), len(w_q)
+    q = [[sum(w_q[c][j] * x[a][j] for j in range(len(x[a]))) for c in range(d)] for a in range(seq)]
+    k = [[sum(w_k[c][j] * x[a][j] for j in range(len(x[a]))) for c in range(d)] for a in range(seq)]
+    v = [[sum(w_v[c][j] * x[a][j] for j in range(len(x[a]))) for c in range(len(w_v))] for a in range(seq)]
     out, all_weights = [], []
     for a in range(seq):
         keys = [b for b in range(seq) if not causal or b <= a]
@@ -120,8 +120,8 @@ def test_rope_logits_match_rotating_each_query_and_key_by_hand():
     positions = np.array([0.0, 2.0, 7.0, 8.0, 30.0])
     logits = attention_logits(x, w_q, w_k, positions=positions, scheme=Rotary())
     theta = hand_frequencies(DIM, 10_000.0)
-    q = [hand_rotate(x[a] @ w_q, positions[a], "interleaved", theta) for a in range(SEQ)]
-    k = [hand_rotate(x[b] @ w_k, positions[b], "interleaved", theta) for b in range(SEQ)]
+    q = [hand_rotate(w_q @ x[a], positions[a], "interleaved", theta) for a in range(SEQ)]
+    k = [hand_rotate(w_k @ x[b], positions[b], "interleaved", theta) for b in range(SEQ)]
     expected = [[float(q[a] @ k[b]) / math.sqrt(DIM) for b in range(SEQ)] for a in range(SEQ)]
     np.testing.assert_allclose(logits, expected, rtol=1e-9, atol=1e-12)
 
@@ -135,6 +135,26 @@ def test_input_schemes_add_their_vectors_before_the_projections():
     out, _ = self_attention(x, w_q, w_k, w_v, positions=positions, scheme=scheme)
     ref_out, _ = loop_attention(shifted_x.tolist(), w_q.tolist(), w_k.tolist(), w_v.tolist())
     np.testing.assert_allclose(out, ref_out, rtol=1e-9, atol=1e-12)
+
+
+def test_projections_have_pytorchs_out_by_in_shape():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((SEQ, 6))
+    w_q, w_k, w_v = rng.standard_normal((4, 6)), rng.standard_normal((4, 6)), rng.standard_normal((3, 6))
+    out, attention = self_attention(x, w_q, w_k, w_v, scheme=Rotary())
+    assert out.shape == (SEQ, 3)
+    theta = hand_frequencies(4, 10_000.0)
+    q = [hand_rotate(w_q @ x[a], a, "interleaved", theta) for a in range(SEQ)]
+    k = [hand_rotate(w_k @ x[b], b, "interleaved", theta) for b in range(SEQ)]
+    logits = np.array([[float(q[a] @ k[b]) / 2.0 for b in range(SEQ)] for a in range(SEQ)])
+    expected = np.exp(logits - logits.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(attention, expected, rtol=1e-9)
+    np.testing.assert_allclose(out, expected @ (x @ w_v.T), rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match=r"w_q must have shape \(out, 6\)"):
+        attention_logits(x, w_q.T, w_k)
+    with pytest.raises(ValueError, match=r"w_v must have shape \(out, 6\)"):
+        self_attention(x, w_q, w_k, w_v.T)
 
 
 def test_attention_rejects_bad_shapes():

@@ -444,13 +444,12 @@ def test_the_glossary_gives_qwen3_vl_no_step_of_one_per_frame():
 def test_the_weight_permutation_reorders_output_channels():
     glossary = _one_line(_entry("weight permutation"))
     interview = _one_line(INTERVIEW.read_text(encoding="utf-8"))
-    assert "rows of $W_q$" not in glossary and "rows of $W_q$" not in interview
     assert (
         "output channels of $W_q$ and $W_k$" in glossary and "output channels of $W_q$ and $W_k$" in interview
     )
-    assert "the columns of $W_q$ in $q = x W_q$" in glossary
-    # PyTorch's weight (out x in, q = weight @ x): permuting its rows permutes the channels of q, and its
-    # transpose W_q (in x out, q = x W_q) has them as columns
+    assert "The output channels are the rows of $W_q$, PyTorch's weight of shape out × in." in glossary
+    # PyTorch's weight is W_q (out x in, q = W_q x): permuting its rows permutes the channels of q, also on
+    # the rows of X (X @ W_q.T)
     heads, head_dim, width = 2, 8, 5
     weight = np.random.default_rng(1).standard_normal((heads * head_dim, width))
     x = np.random.default_rng(2).standard_normal(width)
@@ -461,6 +460,31 @@ def test_the_weight_permutation_reorders_output_channels():
     for head in range(heads):
         channels = slice(head * head_dim, (head + 1) * head_dim)
         np.testing.assert_allclose(permuted[channels] @ x, rv.to_half(weight[channels] @ x))
+
+
+#: A projection written on the right of a vector (``x_m W_q``, ``(x + p) W_k``, ``p^\top W_q``): the
+#: row-vector convention. ``p_m^\top W_q^\top`` is the transpose of ``W_q p_m`` and passes.
+ROW_VECTOR_PROJECTION = re.compile(
+    r"(?:(?<![A-Za-z\\])[xXp](?:_\{?[a-z0-9]+\}?)?|\))(?:\s*\^\s*\\top)?\s*W_(?:[qkv]|\{[qkv]\})(?!\s*\^\s*\\top)"
+)
+
+
+def test_projections_are_written_for_column_vectors_everywhere():
+    """Every page writes ``W_q x_m`` (vectors are columns, ``W`` is ``nn.Linear``'s out x in weight)."""
+    for row_form in ("q_m = x_m W_q", r"(x_m + p_m) W_q W_k^\top", r"x_m W_q", r"p_m^\top W_q"):
+        assert ROW_VECTOR_PROJECTION.search(row_form), row_form
+    for column_form in ("q_m = W_q x_m", r"p_m^\top W_q^\top W_k\, p_n", r"(x_m + p_m)^\top W_q^\top W_k"):
+        assert ROW_VECTOR_PROJECTION.search(column_form) is None, column_form
+    found = [
+        (path.name, formula)
+        for path in [*PAGES, GLOSSARY]
+        for text in _texts(path)
+        for formula, _ in formulas(text)
+        if ROW_VECTOR_PROJECTION.search(formula)
+    ]
+    assert not found
+    glossary = _one_line(_entry("$q$, $k$, $v$"))
+    assert "$q_m = W_q x_m$, $k_n = W_k x_n$, $v_n = W_v x_n$" in glossary
 
 
 def test_the_partial_rotary_questions_write_head_dim_not_d():
