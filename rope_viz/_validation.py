@@ -97,6 +97,21 @@ def check_real_array(values: object, name: str, *, finite: bool = True) -> np.nd
     return array
 
 
+def check_projection(weight: object, name: str, width: int) -> np.ndarray:
+    """Return a projection matrix as float64 after checking it is finite and of shape ``(out, width)``.
+
+    The shape is the one PyTorch's ``nn.Linear`` gives its weight, so that ``q = W x`` for a token ``x`` of
+    size ``width``.
+    """
+    weight = check_finite(weight, name)
+    if weight.ndim != 2 or weight.shape[1] != width:
+        raise ValueError(
+            f"{name} must have shape (out, {width}) to project tokens of width {width}, "
+            f"got shape {weight.shape}"
+        )
+    return weight
+
+
 def check_vector_pair(q: object, k: object) -> tuple[np.ndarray, np.ndarray]:
     """Return ``q`` and ``k`` as float64 vectors, checked finite and of one even size ``(dim,)``."""
     q = check_real_array(q, "q").astype(np.float64, copy=False)

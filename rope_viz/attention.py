@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rope_viz._validation import check_finite, check_positions
+from rope_viz._validation import check_finite, check_positions, check_projection
 from rope_viz.position_schemes import PositionScheme
 
 
@@ -73,16 +73,6 @@ def _check_tokens(x: object) -> np.ndarray:
     return x
 
 
-def _check_projection(weight: object, name: str, width: int) -> np.ndarray:
-    weight = check_finite(weight, name)
-    if weight.ndim != 2 or weight.shape[1] != width:
-        raise ValueError(
-            f"{name} must have shape (out, {width}) to project tokens of width {width}, "
-            f"got shape {weight.shape}"
-        )
-    return weight
-
-
 def _default_positions(x: np.ndarray, positions: object | None) -> np.ndarray:
     if positions is None:
         return np.arange(x.shape[0], dtype=np.float64)
@@ -129,8 +119,8 @@ def attention_logits(
     added = scheme.input_embeddings(positions, x.shape[1])
     if added is not None:
         x = x + added
-    q = x @ _check_projection(w_q, "w_q", x.shape[1]).T  # (seq, d_k)
-    k = x @ _check_projection(w_k, "w_k", x.shape[1]).T
+    q = x @ check_projection(w_q, "w_q", x.shape[1]).T  # (seq, d_k)
+    k = x @ check_projection(w_k, "w_k", x.shape[1]).T
     q, k = scheme.rotate_qk(q, k, positions, positions)
     logits = q @ k.T / np.sqrt(q.shape[1])
     bias = scheme.logit_bias(positions, positions)
@@ -184,7 +174,7 @@ def self_attention(
         logits = logits + causal_mask(x.shape[0])
     weights = softmax(logits, axis=-1)
     added = scheme.input_embeddings(positions, x.shape[1])
-    values = (x if added is None else x + added) @ _check_projection(w_v, "w_v", x.shape[1]).T
+    values = (x if added is None else x + added) @ check_projection(w_v, "w_v", x.shape[1]).T
     return weights @ values, weights
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rope_viz as rv
-from rope_viz import rotation
+from rope_viz import attention, rotation
 from rope_viz._validation import (
     check_base,
     check_convention,
@@ -146,6 +146,22 @@ def test_bad_scalar_arguments(call, value, match):
         pytest.param(lambda: rv.score(Q, np.full(4, np.inf), 0, 1), r"^k must", id="inf-k"),
         pytest.param(lambda: rv.relative_scores(Q, K[:2], [0.0]), r"q and k", id="relative-mismatch"),
         pytest.param(lambda: rv.score_matrix(Q, K[:2], [0.0], [0.0]), r"q and k", id="matrix-mismatch"),
+        # projections: (out, in) as nn.Linear stores them, in = the tokens' width
+        pytest.param(
+            lambda: attention.attention_logits(np.ones((2, 4)), np.ones((4, 3)), np.eye(4)),
+            r"w_q must have shape \(out, 4\) .* got shape \(4, 3\)",
+            id="projection-in-out",
+        ),
+        pytest.param(
+            lambda: attention.self_attention(np.ones((2, 4)), np.eye(4), np.eye(4), np.ones(4)),
+            r"w_v must have shape \(out, 4\)",
+            id="projection-1d",
+        ),
+        pytest.param(
+            lambda: attention.attention_logits(np.ones((2, 4)), np.eye(4), np.full((4, 4), np.nan)),
+            r"^w_k must",
+            id="projection-nan",
+        ),
     ],
 )
 def test_bad_arrays(call, match):
