@@ -146,7 +146,7 @@ def test_projections_have_pytorchs_out_by_in_shape():
     theta = hand_frequencies(4, 10_000.0)
     q = [hand_rotate(w_q @ x[a], a, "interleaved", theta) for a in range(SEQ)]
     k = [hand_rotate(w_k @ x[b], b, "interleaved", theta) for b in range(SEQ)]
-    logits = np.array([[float(q[a] @ k[b]) / 2.0 for b in range(SEQ)] for a in range(SEQ)])
+    logits = np.array([[float(q[a] @ k[b]) / math.sqrt(len(q[a])) for b in range(SEQ)] for a in range(SEQ)])
     expected = np.exp(logits - logits.max(axis=1, keepdims=True))
     expected /= expected.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(attention, expected, rtol=1e-9)

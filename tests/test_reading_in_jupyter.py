@@ -142,6 +142,24 @@ def test_glue_binds_the_text_in_the_kernel_and_refuses_to_overwrite_a_variable(m
         glue("not a name", "2")
 
 
+#: A negative number written with the ASCII hyphen: at the start of the text or after a space or a bracket.
+HYPHEN_MINUS = re.compile(r"(?:^|[\s(\[])-\d")
+
+
+def test_glued_numbers_write_a_true_minus(notebook_path):
+    """Prose shows a negative number with U+2212 (``rope_viz.questions.format_number``), never ``-``."""
+    assert HYPHEN_MINUS.search("-1.902") and HYPHEN_MINUS.search("from (-0.5, 2)")
+    assert (
+        not HYPHEN_MINUS.search("−1.902")
+        and not HYPHEN_MINUS.search("Qwen2.5-VL")
+        and not HYPHEN_MINUS.search("1e-4")
+    )
+    for items in notebook_numbers.stored_numbers(_notebook(notebook_path)).values():
+        for item in items:
+            text = item["result"]["data"]["text/plain"][1:-1]  # the repr's quotes
+            assert not HYPHEN_MINUS.search(text), f"{notebook_path.name}: {item['expression']} = {text}"
+
+
 @pytest.mark.slow
 def test_stored_numbers_are_what_the_notebook_computes(notebook_path, plain_kernel_run):
     """What JupyterLab shows before anything runs is what Run All computes (``python -m
